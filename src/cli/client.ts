@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { isErrorBody, type ErrorDetail } from '../shared/api/errors';
+import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, tokenFile } from '../main/paths';
+
+export interface ClientOptions {
+  url: string;
+  token: string;
+}
+
+/** An error answer from the server, carrying the contract's error body. */
+export class ServerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
+/** The server could not be reached at all. */
+export class UnreachableError extends Error {}
+
+export function resolveClientOptions(flags: { url?: string | undefined; token?: string | undefined }, env = process.env): ClientOptions {
+  const url = (flags.url ?? env.SCANDESK_URL ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
+  const token = flags.token ?? env.SCANDESK_TOKEN ?? readDefaultToken(env);
+  return { url, token };
+}
+
+function readDefaultToken(env: NodeJS.ProcessEnv): string {
+  const file = tokenFile(defaultDataDir(env));
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new UnreachableError(`no token: pass --token, set SCANDESK_TOKEN, or start the server once so that ${file} exists`);
+  }
+}
+
+/** A thin typed client over the HTTP API. */
+export class ApiClient {
+  constructor(private readonly options: ClientOptions) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(this.options.url + path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${this.options.token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (error) {
+      const reason = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      throw new UnreachableError(`cannot reach the Scandesk server at ${this.options.url} (${reason}); is \`scandesk serve\` running?`);
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!response.ok) {
+      if (isErrorBody(parsed)) {
+        throw new ServerError(response.status, parsed.error.code, parsed.error.message, parsed.error.details ?? []);
+      }
+      throw new ServerError(response.status, 'unknown', `the server answered ${response.status} ${response.statusText}`, []);
+    }
+    return parsed as T;
+  }
+}

@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir, tokenFile } from '../../main/paths';
+import { startServer } from '../../main/server/listen';
+import { rendererDir } from '../../main/renderer-dir';
+import { openWorkspace } from '../../main/workspace';
+import { EXIT, UsageError } from '../usage-error';
+
+export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--allow-host NAME]... [--log-level info]
+  Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.`;
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${value}"`);
+  return port;
+}
+
+export async function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: DEFAULT_HOST },
+      'data-dir': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true, default: [] },
+      'log-level': { type: 'string', default: 'info' },
+    },
+  });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  const workspace = await openWorkspace(dataDir, { initialToken: process.env.SCANDESK_TOKEN || undefined });
+  if (workspace.createdToken) process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
+
+  const server = await startServer({
+    workspace,
+    port: parsePort(values.port),
+    host: values.host,
+    allowHosts: values['allow-host'],
+    rendererDir: rendererDir(),
+    log: Object.assign(process.stderr, { level: values['log-level'] }),
+  }).catch(async (error: unknown) => {
+    await workspace.close();
+    throw error;
+  });
+  process.stdout.write(`listening on ${server.url}\n`);
+
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.stderr.write(`${signal}: finishing requests and closing the database\n`);
+      server.close().then(
+        () => resolve(EXIT.ok),
+        (error: unknown) => {
+          process.stderr.write(`error while stopping: ${String(error)}\n`);
+          resolve(EXIT.failed);
+        },
+      );
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { defaultDataDir, tokenFile } from '../../main/paths';
+import { findWorkspaceOwner } from '../../main/users/users.repository';
+import { rotateToken } from '../../main/users/users.service';
+import { openWorkspace, writeTokenFile } from '../../main/workspace';
+import { EXIT } from '../usage-error';
+
+export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate]
+  Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one.`;
+
+export async function tokenCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, rotate: { type: 'boolean', default: false } } });
+  const dataDir = values['data-dir'] ?? defaultDataDir();
+  if (values.rotate) {
+    const workspace = await openWorkspace(dataDir);
+    try {
+      const owner = await findWorkspaceOwner(workspace.db);
+      if (!owner) throw new Error('the data directory has no workspace owner');
+      writeTokenFile(dataDir, await rotateToken(workspace.db, owner.id));
+    } finally {
+      await workspace.close();
+    }
+  }
+  try {
+    process.stdout.write(`${readFileSync(tokenFile(dataDir), 'utf8').trim()}\n`);
+    return EXIT.ok;
+  } catch {
+    process.stderr.write(
+      `error: no token file at ${tokenFile(dataDir)}; start the server once with this data directory, or run \`scandesk token --rotate\`\n`,
+    );
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { MembershipTable, OrganizationTable } from './tables/organization.table';
+import type { PolicyTable } from './tables/policy.table';
+import type { ScanTable } from './tables/scan.table';
+import type { TeamMemberTable, TeamTable } from './tables/team.table';
+import type { TimelineEntryTable } from './tables/timeline-entry.table';
+import type { TokenTable } from './tables/token.table';
+import type { UserTable } from './tables/user.table';
+import type { ViolationTable } from './tables/violation.table';
+
+export interface Database {
+  users: UserTable;
+  tokens: TokenTable;
+  organizations: OrganizationTable;
+  memberships: MembershipTable;
+  teams: TeamTable;
+  team_members: TeamMemberTable;
+  policies: PolicyTable;
+  scans: ScanTable;
+  timeline_entries: TimelineEntryTable;
+  violations: ViolationTable;
+}
+
+export type Db = Kysely<Database>;
+/** Repositories take either; the caller owns the transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as createSchema from './2026_11_21_000000_create_schema';
+
+/**
+ * Every migration, oldest first. An explicit list, not a folder scan: the main process is
+ * bundled, so there is no folder to scan at run time. Append new migrations at the end.
+ */
+export const migrations: Readonly<Record<string, Migration>> = {
+  '2026_11_21_000000_create_schema': createSchema,
+};

@@ -1,0 +1,21 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Plan, Role } from '../../../shared/api/common';
+
+export interface OrganizationTable {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: string;
+}
+
+export interface MembershipTable {
+  organization_id: string;
+  user_id: string;
+  role: Role;
+  joined_at: string;
+}
+
+export type OrganizationRow = Selectable<OrganizationTable>;
+export type NewOrganization = Insertable<OrganizationTable>;
+export type OrganizationUpdate = Updateable<OrganizationTable>;
+export type MembershipRow = Selectable<MembershipTable>;

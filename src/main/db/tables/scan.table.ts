@@ -1,0 +1,27 @@
+import type { Insertable, Selectable } from 'kysely';
+
+export type ScanStatus = 'pending' | 'running' | 'completed' | 'failed';
+export type ScanSource = 'submitted' | 'imported';
+
+export interface ScanTable {
+  id: string;
+  created_at: string;
+  tool: string;
+  action: string;
+  tokens: number;
+  status: ScanStatus;
+  source: ScanSource;
+  organization_id: string | null;
+  /** The user who submitted or imported the scan: it stays visible to them. */
+  submitted_by: string;
+  /** JSON object of token type → count. */
+  token_breakdown: string;
+  /** Denormalized from timeline_entries and violations so that lists never aggregate. */
+  request_count: number;
+  violation_count: number;
+  /** 0 none, 1 low, 2 medium, 3 high, 4 critical: the list's badge without a join. */
+  worst_severity: number;
+}
+
+export type ScanRow = Selectable<ScanTable>;
+export type NewScan = Insertable<ScanTable>;

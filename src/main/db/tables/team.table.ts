@@ -1,0 +1,19 @@
+import type { Insertable, Selectable } from 'kysely';
+
+export interface TeamTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** Lower-cased name: the unique key that makes team names case-insensitive per organization. */
+  name_key: string;
+  created_at: string;
+}
+
+export interface TeamMemberTable {
+  team_id: string;
+  user_id: string;
+  added_at: string;
+}
+
+export type TeamRow = Selectable<TeamTable>;
+export type NewTeam = Insertable<TeamTable>;

@@ -1,0 +1,124 @@
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { ErrorBody } from '../../shared/api/errors';
+import { Health } from '../../shared/api/health';
+import type { Db } from '../db/database';
+import { registerOrganizationRoutes } from '../organizations/organizations.routes';
+import { registerTeamRoutes } from '../teams/teams.routes';
+import { registerUserRoutes } from '../users/users.routes';
+import { ApiError } from './api-error';
+import { authenticate } from './auth';
+import { registerErrorHandler, sendError } from './errors';
+import { checkRequestOrigin } from './guards';
+import { loggerOptions, type LogDestination } from './logging';
+import { openApiOptions } from './openapi';
+import type { App } from './types';
+import { validatorCompiler } from './validation';
+
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  db: Db;
+  version: string;
+  /** Where logs go; none by default (tests), stderr for `scandesk serve`. */
+  log?: LogDestination;
+  allowHosts?: readonly string[];
+  /** The built renderer to serve at `/`; without it `/` explains how to build it. */
+  rendererDir?: string | null;
+}
+
+const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+// Served pages may load only what the server itself serves.
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const app = Fastify({
+    bodyLimit: JSON_BODY_LIMIT,
+    logger: options.log ? loggerOptions(options.log) : false,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandler(app);
+  // Only JSON bodies are accepted on the API; anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+
+  // A second router holding only the API's routes answers "does this path exist with another
+  // method?" for 405s; the renderer's catch-all must not count.
+  const apiRoutes = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1') && route.url !== '/healthz') return;
+    for (const method of [route.method].flat() as HTTPMethod[]) {
+      if (!apiRoutes.hasRoute(method, route.url)) apiRoutes.on(method, route.url, () => undefined);
+    }
+    route.schema = { ...route.schema, response: { ...(route.schema?.response as object), '4xx': ErrorBody, '5xx': ErrorBody } };
+  });
+
+  const port = (): number | null => {
+    const address = app.server.address();
+    return address && typeof address === 'object' ? address.port : null;
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    checkRequestOrigin(request, { allowHosts: options.allowHosts ?? [], port });
+    if (request.url === '/v1' || request.url.startsWith('/v1/') || request.url.startsWith('/v1?')) {
+      request.user = await authenticate(options.db, request);
+      reply.header('Cache-Control', 'no-store');
+    } else {
+      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    }
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = API_METHODS.filter((method) => apiRoutes.find(method, path));
+    if (allowed.length > 0) {
+      return sendError(
+        reply,
+        new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
+          Allow: allowed.join(', '),
+        }),
+      );
+    }
+    return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
+  });
+
+  await app.register(fastifySwagger, openApiOptions(options.version));
+
+  app.get('/healthz', { schema: { tags: ['health'], summary: 'Liveness', security: [], response: { 200: Health } } }, async () => ({
+    ok: true,
+  }));
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const deps = { db: options.db };
+  registerUserRoutes(app, deps);
+  registerOrganizationRoutes(app, deps);
+  registerTeamRoutes(app, deps);
+
+  await registerRenderer(app, options.rendererDir ?? null);
+  return app;
+}
+
+async function registerRenderer(app: App, rendererDir: string | null): Promise<void> {
+  if (rendererDir && existsSync(rendererDir)) {
+    await app.register(fastifyStatic, { root: rendererDir, prefix: '/', index: 'index.html' });
+    return;
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Scandesk</title>' +
+          '<p>The Scandesk viewer has not been built. Run <code>npm run build</code>, then restart the server. ' +
+          'The API is at <code>/v1</code>.</p>',
+      ),
+  );
+}

@@ -1,0 +1,30 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database';
+import type { UserRow } from '../db/tables/user.table';
+import { findUserByToken } from '../users/users.repository';
+import { ApiError } from './api-error';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller; set by the auth hook on every /v1 route. */
+    user: UserRow;
+  }
+}
+
+const unauthorized = (message: string): ApiError =>
+  new ApiError('unauthorized', message, [], { 'WWW-Authenticate': 'Bearer realm="scandesk"' });
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? '';
+}
+
+export async function authenticate(db: Db, request: FastifyRequest): Promise<UserRow> {
+  const token = bearerToken(request);
+  if (token === null) throw unauthorized('missing token; send Authorization: Bearer <token>');
+  const user = token ? await findUserByToken(db, token) : undefined;
+  if (!user) throw unauthorized('unknown token');
+  return user;
+}

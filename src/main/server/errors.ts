@@ -1,0 +1,51 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '../../shared/api/errors';
+import { ApiError } from './api-error';
+import { detailsFromAjv } from './validation';
+
+const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'the body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'the body is empty; send a JSON object' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', message: 'the body is larger than the limit' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    message: 'unsupported Content-Type; send application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_failed', message: 'Content-Length does not match the body' },
+};
+
+/** Turns anything thrown on any path into an ApiError, hiding the internals of real bugs. */
+export function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const details = detailsFromAjv(
+      fastifyError.validation as Parameters<typeof detailsFromAjv>[0],
+      fastifyError.validationContext,
+    );
+    const first = details[0];
+    return new ApiError('validation_failed', first ? `${first.field} ${first.message}` : 'the request is invalid', details);
+  }
+  const known = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
+  if (known) {
+    const details = known.code === 'payload_too_large' ? [{ message: `limit is ${request.routeOptions.bodyLimit ?? 0} bytes` }] : [];
+    return new ApiError(known.code, known.message, details);
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new ApiError('invalid_json', 'the body is not valid JSON', [{ message: error.message }]);
+  }
+  return new ApiError('internal', 'internal error; the server log has the details');
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error, request);
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError);
+  });
+}

@@ -1,0 +1,45 @@
+import type { Workspace } from '../workspace';
+import { VERSION } from '../version';
+import { buildApp } from './app';
+import type { LogDestination } from './logging';
+import type { App } from './types';
+
+export interface ServerOptions {
+  workspace: Workspace;
+  port: number;
+  host: string;
+  allowHosts?: readonly string[];
+  rendererDir?: string | null;
+  log?: LogDestination;
+}
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const app = await buildApp({
+    db: options.workspace.db,
+    version: VERSION,
+    log: options.log,
+    allowHosts: options.allowHosts,
+    rendererDir: options.rendererDir,
+  });
+  await app.listen({ port: options.port, host: options.host });
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    url: `http://${host}:${port}`,
+    close: () =>
+      (closing ??= (async () => {
+        await app.close();
+        await options.workspace.close();
+      })()),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Executor } from '../db/database';
+import type { NewUser, UserRow } from '../db/tables/user.table';
+import { hashesEqual, hashToken } from './token';
+
+export async function insertUser(db: Executor, user: NewUser): Promise<void> {
+  await db.insertInto('users').values(user).execute();
+}
+
+export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findWorkspaceOwner(db: Executor): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('is_workspace_owner', '=', 1).executeTakeFirst();
+}
+
+export async function listUsers(db: Executor): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().orderBy('name').orderBy('id').execute();
+}
+
+export async function deleteUser(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
+}
+
+export async function insertToken(db: Executor, token: { id: string; user_id: string; token: string; created_at: string }): Promise<void> {
+  await db
+    .insertInto('tokens')
+    .values({ id: token.id, user_id: token.user_id, token_hash: hashToken(token.token), created_at: token.created_at })
+    .execute();
+}
+
+export async function deleteTokensOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('tokens').where('user_id', '=', userId).execute();
+}
+
+/** The user a presented token belongs to, found by its hash and compared in constant time. */
+export async function findUserByToken(db: Executor, token: string): Promise<UserRow | undefined> {
+  const hash = hashToken(token);
+  const row = await db
+    .selectFrom('tokens')
+    .innerJoin('users', 'users.id', 'tokens.user_id')
+    .select(['users.id', 'users.name', 'users.is_workspace_owner', 'users.created_at', 'tokens.token_hash'])
+    .where('tokens.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !hashesEqual(row.token_hash, hash)) return undefined;
+  const { token_hash: _hash, ...user } = row;
+  return user;
+}

@@ -1,0 +1,44 @@
+import type { Db, Executor } from '../db/database';
+import type { UserRow } from '../db/tables/user.table';
+import { newId, now } from '../ids';
+import { generateToken } from './token';
+import { deleteTokensOfUser, insertToken, insertUser } from './users.repository';
+
+export interface CreatedUser {
+  user: UserRow;
+  token: string;
+}
+
+/** Creates a user with a first token; the token is returned once and stored only hashed. */
+export async function createUser(
+  db: Db,
+  name: string,
+  options: { workspaceOwner?: boolean; token?: string } = {},
+): Promise<CreatedUser> {
+  const user: UserRow = {
+    id: newId('user'),
+    name: name.trim(),
+    is_workspace_owner: options.workspaceOwner ? 1 : 0,
+    created_at: now(),
+  };
+  const token = options.token ?? generateToken();
+  await db.transaction().execute(async (trx) => {
+    await insertUser(trx, user);
+    await insertToken(trx, { id: newId('token'), user_id: user.id, token, created_at: user.created_at });
+  });
+  return { user, token };
+}
+
+/** Revokes every token of a user and issues a new one. */
+export async function rotateToken(db: Db, userId: string): Promise<string> {
+  const token = generateToken();
+  await db.transaction().execute(async (trx: Executor) => {
+    await deleteTokensOfUser(trx, userId);
+    await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: now() });
+  });
+  return token;
+}
+
+export function toUser(row: UserRow): { id: string; name: string; created_at: string } {
+  return { id: row.id, name: row.name, created_at: row.created_at };
+}
