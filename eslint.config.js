@@ -1,0 +1,80 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+// The layering of the process boundaries (VS Code's rule): shared is plain TypeScript that runs
+// anywhere; main (Node) and renderer (browser) may use shared but never each other.
+const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'zlib', 'events', 'buffer'];
+
+const restrict = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: NODE_BUILTINS, message: 'src/shared runs everywhere: no Node built-ins.' },
+        { group: ['electron', 'electron/*'], message: 'src/shared runs everywhere: no Electron.' },
+        { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports only src/shared.' },
+      ]),
+      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'],
+    },
+  },
+  {
+    files: ['src/main/**'],
+    ignores: ['src/main/index.ts', 'src/main/window.ts', 'src/main/security.ts', 'src/main/menu.ts', 'src/main/open-files.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['electron', 'electron/*'], message: 'Only the thin shell files of src/main import electron; the core is plain Node.' },
+        { group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/main/index.ts', 'src/main/window.ts', 'src/main/security.ts', 'src/main/menu.ts', 'src/main/open-files.ts'],
+    rules: {
+      'no-restricted-imports': restrict([{ group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' }]),
+    },
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': restrict([
+        { group: NODE_BUILTINS, message: 'The renderer is a web page: no Node built-ins.' },
+        { group: ['electron', 'electron/*'], message: 'The renderer reaches the desktop only through window.desktop.' },
+        { group: ['**/main/**', '**/preload/**', '**/cli/**'], message: 'src/renderer may use src/shared only.' },
+      ]),
+    },
+  },
+  {
+    files: ['src/preload/**'],
+    rules: {
+      'no-restricted-imports': restrict([{ group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: 'The preload may use src/shared only.' }]),
+    },
+  },
+  {
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['electron', 'electron/*'], message: 'The CLI is plain Node.' },
+        { group: ['**/renderer/**', '**/preload/**'], message: 'The CLI may use src/main and src/shared.' },
+      ]),
+    },
+  },
+);

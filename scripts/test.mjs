@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// `npm test`: the static checks and every suite (vitest: unit, integration, CLI end-to-end; Playwright: browser
+// end-to-end), then one closing line `N passed, N failed, N skipped` totalling all of them.
+// CI reads only that line, so it is always printed, and the exit code is non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = join(root, 'test-results');
+rmSync(resultsDir, { recursive: true, force: true });
+mkdirSync(resultsDir, { recursive: true });
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let broken = false;
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function runSuite(name, command, args) {
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  return result.status ?? 1;
+}
+
+// Static checks count as one test each: a type error or a layering violation fails the run.
+for (const script of ['typecheck', 'lint']) {
+  if (runSuite(script, 'npm', ['run', '--silent', script]) === 0) totals.passed += 1;
+  else totals.failed += 1;
+}
+
+// Vitest.
+const vitestJson = join(resultsDir, 'vitest.json');
+const vitestStatus = runSuite('vitest: unit, integration, end-to-end', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
+const vitest = readJson(vitestJson);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests;
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  // A file that fails to load has no tests to count; it still fails the run.
+  if (vitestStatus !== 0 && vitest.numFailedTests === 0) broken = true;
+} else broken = true;
+
+// Playwright (browser end-to-end).
+// The browser suite needs the built renderer; build it fresh so that it never tests a stale one.
+if (existsSync(join(root, 'playwright.config.ts')) && runSuite('build', bin('electron-vite'), ['build']) !== 0) {
+  broken = true;
+} else if (existsSync(join(root, 'playwright.config.ts'))) {
+  const playwrightJson = join(resultsDir, 'playwright.json'); // set in playwright.config.ts
+  const status = runSuite('playwright: browser end-to-end', bin('playwright'), ['test']);
+  const stats = readJson(playwrightJson)?.stats;
+  if (stats) {
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+    if (status !== 0 && stats.unexpected === 0) broken = true;
+  } else broken = true;
+}
+
+if (broken) {
+  totals.failed += 1;
+  console.error('\na suite failed to run or report its results (counted as one failure above)');
+}
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);

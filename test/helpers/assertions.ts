@@ -1,0 +1,46 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { ERROR_STATUS, type ErrorCode } from '../../src/shared/api/errors';
+import type { Db } from '../../src/main/db/database';
+
+/** Asserts the one error shape of SPEC.md §3, exactly: no more keys, no fewer. */
+export function expectError(response: LightMyRequestResponse, status: number, code: ErrorCode): { message: string; details: { field?: string; entry?: string; message: string }[] } {
+  expect(ERROR_STATUS[code]).toBe(status);
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const body = response.json() as { error: Record<string, unknown> };
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message', 'status']);
+  expect(body.error.status).toBe(status);
+  expect(body.error.code).toBe(code);
+  expect(typeof body.error.message).toBe('string');
+  expect((body.error.message as string).length).toBeGreaterThan(0);
+  expect(Array.isArray(body.error.details)).toBe(true);
+  for (const detail of body.error.details as Record<string, unknown>[]) {
+    expect(typeof detail.message).toBe('string');
+  }
+  return body.error as unknown as ReturnType<typeof expectError>;
+}
+
+const TABLES = [
+  'users',
+  'tokens',
+  'organizations',
+  'memberships',
+  'teams',
+  'team_members',
+  'policies',
+  'scans',
+  'timeline_entries',
+  'violations',
+] as const;
+
+/** Every row of every table, in a stable order: compare two snapshots to prove nothing changed. */
+export async function snapshotDatabase(db: Db): Promise<Record<string, unknown[]>> {
+  const snapshot: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    const rows = await db.selectFrom(table).selectAll().execute();
+    snapshot[table] = rows.map((row) => JSON.stringify(row)).sort();
+  }
+  return snapshot;
+}

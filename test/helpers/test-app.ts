@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Db } from '../../src/main/db/database';
+import { buildApp, type AppOptions } from '../../src/main/server/app';
+import type { App } from '../../src/main/server/types';
+import { findWorkspaceOwner } from '../../src/main/users/users.repository';
+import { createUser } from '../../src/main/users/users.service';
+import { openWorkspace, type Workspace } from '../../src/main/workspace';
+
+export interface TestUser {
+  id: string;
+  name: string;
+  token: string;
+}
+
+export interface TestContext {
+  app: App;
+  db: Db;
+  workspace: Workspace;
+  dataDir: string;
+  owner: TestUser;
+  /** Creates another user with a token, straight in the store. */
+  createUser(name: string): Promise<TestUser>;
+  /** Injects a request as `as` (default: the workspace owner); `as: null` sends no token. */
+  request(options: InjectOptions & { as?: TestUser | null }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** A fresh data directory, migrated database and in-process app; no socket. */
+export async function createTestContext(options: Partial<Omit<AppOptions, 'db'>> = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-test-'));
+  const workspace = await openWorkspace(dataDir);
+  const app = await buildApp({ db: workspace.db, version: 'test', ...options });
+  await app.ready();
+  const ownerRow = await findWorkspaceOwner(workspace.db);
+  const owner: TestUser = { id: ownerRow!.id, name: ownerRow!.name, token: workspace.createdToken! };
+  return {
+    app,
+    db: workspace.db,
+    workspace,
+    dataDir,
+    owner,
+    async createUser(name) {
+      const created = await createUser(workspace.db, name);
+      return { id: created.user.id, name: created.user.name, token: created.token };
+    },
+    request({ as, headers, ...rest }) {
+      const user = as === undefined ? owner : as;
+      return app.inject({
+        ...rest,
+        headers: { ...(user ? { authorization: `Bearer ${user.token}` } : {}), ...headers },
+      });
+    },
+    async close() {
+      await app.close();
+      await workspace.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

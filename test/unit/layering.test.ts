@@ -1,0 +1,35 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The process boundaries are enforced by lint; these probes prove the rules bite.
+const eslint = new ESLint();
+
+async function restrictedMessages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+    .map((m) => m.message);
+}
+
+describe('layering rules', () => {
+  it.each([
+    ['src/shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\n"],
+    ['src/shared/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    ['src/shared/probe.ts', "import { DEFAULT_PORT } from '../main/paths';\nexport const p = DEFAULT_PORT;\n"],
+    ['src/shared/probe.ts', 'export const w = window.location;\n'],
+    ['src/main/users/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    ['src/main/probe.ts', "import { App } from '../renderer/src/App';\nexport const a = App;\n"],
+    ['src/renderer/src/probe.ts', "import { DEFAULT_PORT } from '../../main/paths';\nexport const p = DEFAULT_PORT;\n"],
+    ['src/renderer/src/probe.ts', "import { join } from 'node:path';\nexport const j = join;\n"],
+  ])('refuses %s importing across the boundary: %s', async (file, code) => {
+    expect(await restrictedMessages(file, code)).not.toEqual([]);
+  });
+
+  it.each([
+    ['src/main/probe.ts', "import { ERROR_STATUS } from '../shared/api/errors';\nexport const e = ERROR_STATUS;\n"],
+    ['src/renderer/src/probe.ts', "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n"],
+    ['src/main/index.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+  ])('allows %s: %s', async (file, code) => {
+    expect(await restrictedMessages(file, code)).toEqual([]);
+  });
+});

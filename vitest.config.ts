@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Explicit: Playwright specs (test/browser/*.spec.ts) are not vitest's.
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
