@@ -1,11 +1,25 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
 import type { Database } from './database';
 
 export interface OpenOptions {
   /** Path of an Electron-ABI build of better-sqlite3; Node uses the package's own binary. */
   nativeBinding?: string;
   busyTimeoutMs?: number;
+}
+
+// SQLite does roll back schema changes, but Kysely's adapter says it does not, so its Migrator
+// would run migrations outside a transaction and a failing one would leave half a schema behind.
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class ScandeskSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }
 
 /** Opens a SQLite file with the pragmas every connection needs. The only place with SQLite-only SQL. */
@@ -21,5 +35,5 @@ export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Da
     sqlite.close();
     throw error;
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ database: sqlite }) });
 }

@@ -7,8 +7,9 @@ export class MigrationError extends Error {
 }
 
 /**
- * Brings the schema up to date. Kysely runs the pending migrations in one transaction on SQLite,
- * so a failure rolls all of them back and the database stays as it was.
+ * Brings the schema up to date. The pending migrations run in one transaction (our SQLite
+ * dialect declares transactional DDL), so a failure rolls all of them back and the database stays
+ * as it was.
  */
 export async function migrateToLatest(
   db: Kysely<Database>,
@@ -19,10 +20,7 @@ export async function migrateToLatest(
   if (error) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     const reason = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(
-      `database migration ${failed} failed, nothing was changed: ${reason}`,
-      { cause: error },
-    );
+    throw new MigrationError(`database migration ${failed} failed, nothing was changed: ${reason}`, { cause: error });
   }
   return results.map((result) => result.migrationName);
 }

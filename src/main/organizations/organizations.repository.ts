@@ -33,6 +33,7 @@ export async function listOrganizationsOfUser(
     .innerJoin('memberships', 'memberships.organization_id', 'organizations.id')
     .select(['organizations.id', 'organizations.name', 'memberships.role'])
     .where('memberships.user_id', '=', userId)
+    .orderBy((eb) => eb.fn('lower', ['organizations.name']))
     .orderBy('organizations.name')
     .orderBy('organizations.id')
     .execute();
@@ -66,6 +67,7 @@ export async function listMembers(
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['memberships.user_id', 'users.name', 'memberships.role', 'memberships.joined_at'])
     .where('memberships.organization_id', '=', organizationId)
+    .orderBy((eb) => eb.fn('lower', ['users.name']))
     .orderBy('users.name')
     .orderBy('memberships.user_id')
     .execute();

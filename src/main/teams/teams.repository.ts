@@ -54,6 +54,7 @@ export async function listTeams(
         .as('member_count'),
     )
     .where('organization_id', '=', organizationId)
+    .orderBy((eb) => eb.fn('lower', ['teams.name']))
     .orderBy('teams.name')
     .orderBy('teams.id')
     .execute();
@@ -98,6 +99,7 @@ export async function listTeamMembers(
     .innerJoin('users', 'users.id', 'team_members.user_id')
     .select(['team_members.user_id', 'users.name', 'team_members.added_at'])
     .where('team_members.team_id', '=', teamId)
+    .orderBy((eb) => eb.fn('lower', ['users.name']))
     .orderBy('users.name')
     .orderBy('team_members.user_id')
     .execute();

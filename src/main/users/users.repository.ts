@@ -15,7 +15,13 @@ export async function findWorkspaceOwner(db: Executor): Promise<UserRow | undefi
 }
 
 export async function listUsers(db: Executor): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().orderBy('name').orderBy('id').execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .orderBy((eb) => eb.fn('lower', ['name']))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
 }
 
 export async function deleteUser(db: Executor, id: string): Promise<void> {
