@@ -5,7 +5,23 @@ import tseslint from 'typescript-eslint';
 
 // The layering of the process boundaries (VS Code's rule): shared is plain TypeScript that runs
 // anywhere; main (Node) and renderer (browser) may use shared but never each other.
-const NODE_BUILTINS = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'zlib', 'events', 'buffer'];
+const NODE_BUILTINS = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'url',
+  'util',
+  'stream',
+  'zlib',
+  'events',
+  'buffer',
+];
 
 const restrict = (patterns) => ['error', { patterns }];
 
@@ -28,25 +44,56 @@ export default tseslint.config(
       'no-restricted-imports': restrict([
         { group: NODE_BUILTINS, message: 'src/shared runs everywhere: no Node built-ins.' },
         { group: ['electron', 'electron/*'], message: 'src/shared runs everywhere: no Electron.' },
-        { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/shared imports only src/shared.' },
+        {
+          group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/cli/**'],
+          message: 'src/shared imports only src/shared.',
+        },
       ]),
-      'no-restricted-globals': ['error', 'window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'process', 'Buffer', 'require', '__dirname'],
+      'no-restricted-globals': [
+        'error',
+        'window',
+        'document',
+        'navigator',
+        'localStorage',
+        'sessionStorage',
+        'process',
+        'Buffer',
+        'require',
+        '__dirname',
+      ],
     },
   },
   {
     files: ['src/main/**'],
-    ignores: ['src/main/index.ts', 'src/main/window.ts', 'src/main/security.ts', 'src/main/menu.ts', 'src/main/open-files.ts'],
+    ignores: [
+      'src/main/index.ts',
+      'src/main/window.ts',
+      'src/main/security.ts',
+      'src/main/menu.ts',
+      'src/main/open-files.ts',
+    ],
     rules: {
       'no-restricted-imports': restrict([
-        { group: ['electron', 'electron/*'], message: 'Only the thin shell files of src/main import electron; the core is plain Node.' },
+        {
+          group: ['electron', 'electron/*'],
+          message: 'Only the thin shell files of src/main import electron; the core is plain Node.',
+        },
         { group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' },
       ]),
     },
   },
   {
-    files: ['src/main/index.ts', 'src/main/window.ts', 'src/main/security.ts', 'src/main/menu.ts', 'src/main/open-files.ts'],
+    files: [
+      'src/main/index.ts',
+      'src/main/window.ts',
+      'src/main/security.ts',
+      'src/main/menu.ts',
+      'src/main/open-files.ts',
+    ],
     rules: {
-      'no-restricted-imports': restrict([{ group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' }]),
+      'no-restricted-imports': restrict([
+        { group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' },
+      ]),
     },
   },
   {
@@ -65,7 +112,9 @@ export default tseslint.config(
   {
     files: ['src/preload/**'],
     rules: {
-      'no-restricted-imports': restrict([{ group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: 'The preload may use src/shared only.' }]),
+      'no-restricted-imports': restrict([
+        { group: ['**/main/**', '**/renderer/**', '**/cli/**'], message: 'The preload may use src/shared only.' },
+      ]),
     },
   },
   {

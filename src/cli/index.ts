@@ -56,7 +56,9 @@ function report(error: unknown): number {
   if (error instanceof ServerError) {
     process.stderr.write(`error: ${error.message} (${error.status} ${error.code})\n`);
     for (const detail of error.details) {
-      process.stderr.write(`  - ${detail.field ?? detail.entry ?? ''}${detail.field || detail.entry ? ': ' : ''}${detail.message}\n`);
+      process.stderr.write(
+        `  - ${detail.field ?? detail.entry ?? ''}${detail.field || detail.entry ? ': ' : ''}${detail.message}\n`,
+      );
     }
     return EXIT.failed;
   }

@@ -6,9 +6,13 @@ import { join } from 'node:path';
 /** Starts a real `scandesk serve` on a free port for the browser suite; the teardown stops it. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-browser-'));
-  const server = spawn(process.execPath, ['bin/scandesk.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = spawn(
+    process.execPath,
+    ['bin/scandesk.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -4,7 +4,11 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/shared/api/errors';
 import type { Db } from '../../src/main/db/database';
 
 /** Asserts the one error shape of SPEC.md §3, exactly: no more keys, no fewer. */
-export function expectError(response: LightMyRequestResponse, status: number, code: ErrorCode): { message: string; details: { field?: string; entry?: string; message: string }[] } {
+export function expectError(
+  response: LightMyRequestResponse,
+  status: number,
+  code: ErrorCode,
+): { message: string; details: { field?: string; entry?: string; message: string }[] } {
   expect(ERROR_STATUS[code]).toBe(status);
   expect(response.statusCode, response.body).toBe(status);
   expect(response.headers['content-type']).toMatch(/^application\/json/);

@@ -26,7 +26,16 @@ const ENDPOINTS = [
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
 }
 
 describe('GET /v1/openapi.json', () => {

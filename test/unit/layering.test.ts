@@ -27,7 +27,10 @@ describe('layering rules', () => {
 
   it.each([
     ['src/main/probe.ts', "import { ERROR_STATUS } from '../shared/api/errors';\nexport const e = ERROR_STATUS;\n"],
-    ['src/renderer/src/probe.ts', "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n"],
+    [
+      'src/renderer/src/probe.ts',
+      "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n",
+    ],
     ['src/main/index.ts', "import { app } from 'electron';\nexport const a = app;\n"],
   ])('allows %s: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).toEqual([]);

@@ -10,7 +10,9 @@ describe('defaultDataDir', () => {
   it("uses Electron's userData folder of each platform", () => {
     expect(defaultDataDir({}, 'linux', '/home/u')).toBe(join('/home/u', '.config', 'Scandesk'));
     expect(defaultDataDir({ XDG_CONFIG_HOME: '/xdg' }, 'linux', '/home/u')).toBe(join('/xdg', 'Scandesk'));
-    expect(defaultDataDir({}, 'darwin', '/Users/u')).toBe(join('/Users/u', 'Library', 'Application Support', 'Scandesk'));
+    expect(defaultDataDir({}, 'darwin', '/Users/u')).toBe(
+      join('/Users/u', 'Library', 'Application Support', 'Scandesk'),
+    );
     expect(defaultDataDir({ APPDATA: 'C:\\AppData' }, 'win32', 'C:\\Users\\u')).toBe(join('C:\\AppData', 'Scandesk'));
   });
 });

@@ -10,5 +10,5 @@ const CLIENT_OPTIONS = {
 /** Parses the flags every API command shares (`--url`, `--token`, `--json`) plus positionals. */
 export function parseClientArgs(args: string[]): { client: ApiClient; json: boolean; positionals: string[] } {
   const { values, positionals } = parseArgs({ args, options: CLIENT_OPTIONS, allowPositionals: true });
-  return { client: new ApiClient(resolveClientOptions(values)), json: values.json, positionals };
+  return { client: new ApiClient(() => resolveClientOptions(values)), json: values.json, positionals };
 }

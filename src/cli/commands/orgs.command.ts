@@ -9,9 +9,10 @@ export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | del
 function printOrganization(organization: Organization, json: boolean): void {
   if (json) return printJson(organization);
   process.stdout.write(
-    `${table(['ID', 'NAME', 'PLAN', 'MEMBERS', 'CREATED'], [
-      [organization.id, organization.name, organization.plan, organization.member_count, organization.created_at],
-    ])}\n`,
+    `${table(
+      ['ID', 'NAME', 'PLAN', 'MEMBERS', 'CREATED'],
+      [[organization.id, organization.name, organization.plan, organization.member_count, organization.created_at]],
+    )}\n`,
   );
 }
 
@@ -27,12 +28,22 @@ export async function orgsCommand(args: string[]): Promise<number> {
     case 'list': {
       const { organizations } = await client.request<OrganizationList>('GET', '/v1/organizations');
       if (json) printJson({ organizations });
-      else if (organizations.length === 0) process.stdout.write('no organizations; create one with `scandesk orgs create NAME`\n');
-      else process.stdout.write(`${table(['ID', 'NAME', 'ROLE'], organizations.map((o) => [o.id, o.name, o.role]))}\n`);
+      else if (organizations.length === 0)
+        process.stdout.write('no organizations; create one with `scandesk orgs create NAME`\n');
+      else
+        process.stdout.write(
+          `${table(
+            ['ID', 'NAME', 'ROLE'],
+            organizations.map((o) => [o.id, o.name, o.role]),
+          )}\n`,
+        );
       return EXIT.ok;
     }
     case 'create':
-      printOrganization(await client.request<Organization>('POST', '/v1/organizations', { name: arg(0, 'NAME') }), json);
+      printOrganization(
+        await client.request<Organization>('POST', '/v1/organizations', { name: arg(0, 'NAME') }),
+        json,
+      );
       return EXIT.ok;
     case 'rename':
       printOrganization(

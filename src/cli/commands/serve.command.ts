@@ -10,7 +10,8 @@ export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--dat
 
 export function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${value}"`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${value}"`);
   return port;
 }
 
@@ -25,13 +26,15 @@ export async function serveCommand(args: string[]): Promise<number> {
       'log-level': { type: 'string', default: 'info' },
     },
   });
+  const port = parsePort(values.port);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   const workspace = await openWorkspace(dataDir, { initialToken: process.env.SCANDESK_TOKEN || undefined });
-  if (workspace.createdToken) process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
+  if (workspace.createdToken)
+    process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
 
   const server = await startServer({
     workspace,
-    port: parsePort(values.port),
+    port,
     host: values.host,
     allowHosts: values['allow-host'],
     rendererDir: rendererDir(),
@@ -55,5 +58,22 @@ export async function serveCommand(args: string[]): Promise<number> {
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    onParentGone(() => stop('SIGTERM'));
   });
+}
+
+/**
+ * Under `npm run`, a SIGTERM sent to npm kills npm's `sh -c`, which does not pass it on and
+ * leaves this process orphaned (re-parented). Treat the loss of the parent as the signal to stop.
+ * Only under npm: a server someone started in the background with `&` must outlive its shell.
+ */
+function onParentGone(stop: () => void): void {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, 250);
+  timer.unref();
 }

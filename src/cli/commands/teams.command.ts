@@ -17,14 +17,23 @@ export async function teamsCommand(args: string[]): Promise<number> {
       const { teams } = await client.request<TeamList>('GET', teamsPath);
       if (json) printJson({ teams });
       else if (teams.length === 0) process.stdout.write('no teams in this organization\n');
-      else process.stdout.write(`${table(['ID', 'NAME', 'MEMBERS'], teams.map((t) => [t.id, t.name, t.member_count]))}\n`);
+      else
+        process.stdout.write(
+          `${table(
+            ['ID', 'NAME', 'MEMBERS'],
+            teams.map((t) => [t.id, t.name, t.member_count]),
+          )}\n`,
+        );
       return EXIT.ok;
     }
     case 'create': {
       if (!name) throw new UsageError(`teams create: missing NAME\n${teamsHelp}`);
       const team = await client.request<Team>('POST', teamsPath, { name });
       if (json) printJson(team);
-      else process.stdout.write(`${table(['ID', 'NAME', 'ORGANIZATION', 'CREATED'], [[team.id, team.name, team.organization_id, team.created_at]])}\n`);
+      else
+        process.stdout.write(
+          `${table(['ID', 'NAME', 'ORGANIZATION', 'CREATED'], [[team.id, team.name, team.organization_id, team.created_at]])}\n`,
+        );
       return EXIT.ok;
     }
     default:

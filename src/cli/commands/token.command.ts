@@ -10,7 +10,10 @@ export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate]
   Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one.`;
 
 export async function tokenCommand(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'data-dir': { type: 'string' }, rotate: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: { 'data-dir': { type: 'string' }, rotate: { type: 'boolean', default: false } },
+  });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.rotate) {
     const workspace = await openWorkspace(dataDir);

@@ -11,7 +11,13 @@ import * as repo from './organizations.repository';
 async function getOrganization(db: Executor, id: string): Promise<Organization> {
   const row = await repo.findOrganization(db, id);
   if (!row) throw notFound('organization');
-  return { id: row.id, name: row.name, created_at: row.created_at, member_count: Number(row.member_count), plan: row.plan };
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at,
+    member_count: Number(row.member_count),
+    plan: row.plan,
+  };
 }
 
 export async function readOrganization(db: Db, userId: string, id: string): Promise<Organization> {
@@ -90,4 +96,3 @@ export async function removeMember(db: Db, callerId: string, id: string, userId:
     await repo.deleteMembership(trx, id, userId);
   });
 }
-

@@ -59,7 +59,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     for (const method of [route.method].flat() as HTTPMethod[]) {
       if (!apiRoutes.hasRoute(method, route.url)) apiRoutes.on(method, route.url, () => undefined);
     }
-    route.schema = { ...route.schema, response: { ...(route.schema?.response as object), '4xx': ErrorBody, '5xx': ErrorBody } };
+    route.schema = {
+      ...route.schema,
+      response: { ...(route.schema?.response as object), '4xx': ErrorBody, '5xx': ErrorBody },
+    };
   });
 
   const port = (): number | null => {
@@ -83,9 +86,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (allowed.length > 0) {
       return sendError(
         reply,
-        new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
-          Allow: allowed.join(', '),
-        }),
+        new ApiError(
+          'method_not_allowed',
+          `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+          [],
+          {
+            Allow: allowed.join(', '),
+          },
+        ),
       );
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
@@ -93,9 +101,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(fastifySwagger, openApiOptions(options.version));
 
-  app.get('/healthz', { schema: { tags: ['health'], summary: 'Liveness', security: [], response: { 200: Health } } }, async () => ({
-    ok: true,
-  }));
+  app.get(
+    '/healthz',
+    { schema: { tags: ['health'], summary: 'Liveness', security: [], response: { 200: Health } } },
+    async () => ({
+      ok: true,
+    }),
+  );
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const deps = { db: options.db };

@@ -24,11 +24,16 @@ export function toApiError(error: FastifyError | Error, request: FastifyRequest)
       fastifyError.validationContext,
     );
     const first = details[0];
-    return new ApiError('validation_failed', first ? `${first.field} ${first.message}` : 'the request is invalid', details);
+    return new ApiError(
+      'validation_failed',
+      first ? `${first.field} ${first.message}` : 'the request is invalid',
+      details,
+    );
   }
   const known = fastifyError.code ? FRAMEWORK_CODES[fastifyError.code] : undefined;
   if (known) {
-    const details = known.code === 'payload_too_large' ? [{ message: `limit is ${request.routeOptions.bodyLimit ?? 0} bytes` }] : [];
+    const details =
+      known.code === 'payload_too_large' ? [{ message: `limit is ${request.routeOptions.bodyLimit ?? 0} bytes` }] : [];
     return new ApiError(known.code, known.message, details);
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {

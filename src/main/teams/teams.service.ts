@@ -49,7 +49,13 @@ export async function createTeam(db: Db, userId: string, organizationId: string,
       ]);
     }
     const id = newId('team');
-    await repo.insertTeam(trx, { id, organization_id: organizationId, name: trimmed, name_key: nameKey, created_at: now() });
+    await repo.insertTeam(trx, {
+      id,
+      organization_id: organizationId,
+      name: trimmed,
+      name_key: nameKey,
+      created_at: now(),
+    });
     return toTeam((await repo.findTeam(trx, id))!);
   });
 }
@@ -71,7 +77,12 @@ export async function addTeamMember(
     if (existing) return { created: false, membership: existing };
     const at = now();
     if (!(await findRole(trx, team.organization_id, userId))) {
-      await upsertMembership(trx, { organization_id: team.organization_id, user_id: userId, role: 'member', joined_at: at });
+      await upsertMembership(trx, {
+        organization_id: team.organization_id,
+        user_id: userId,
+        role: 'member',
+        joined_at: at,
+      });
     }
     const membership = { team_id: teamId, user_id: userId, added_at: at };
     await repo.insertTeamMember(trx, membership);

@@ -28,7 +28,10 @@ export async function deleteUser(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
-export async function insertToken(db: Executor, token: { id: string; user_id: string; token: string; created_at: string }): Promise<void> {
+export async function insertToken(
+  db: Executor,
+  token: { id: string; user_id: string; token: string; created_at: string },
+): Promise<void> {
   await db
     .insertInto('tokens')
     .values({ id: token.id, user_id: token.user_id, token_hash: hashToken(token.token), created_at: token.created_at })

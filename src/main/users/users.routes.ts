@@ -9,10 +9,8 @@ const ownerOnly = (isOwner: number): void => {
 };
 
 export function registerUserRoutes(app: App, { db }: RouteDeps): void {
-  app.get(
-    '/v1/me',
-    { schema: { tags: ['users'], summary: 'The caller', response: { 200: User } } },
-    async (request) => toUser(request.user),
+  app.get('/v1/me', { schema: { tags: ['users'], summary: 'The caller', response: { 200: User } } }, async (request) =>
+    toUser(request.user),
   );
 
   app.get(

@@ -15,7 +15,8 @@ export function App() {
       <h1>Scandesk</h1>
       <p>Scans, violations and evidence of AI-tool activity, on your own machine.</p>
       <p role="status">
-        Local API: <strong>{health === 'checking' ? 'checking…' : health === 'up' ? 'running' : 'not reachable'}</strong>
+        Local API:{' '}
+        <strong>{health === 'checking' ? 'checking…' : health === 'up' ? 'running' : 'not reachable'}</strong>
       </p>
       <p>
         The viewer arrives in a later release. The API is at <code>/v1</code>; its description is at{' '}

@@ -1,6 +1,13 @@
 import { Type } from 'typebox';
 
-export const ID_PREFIX = { user: 'usr_', organization: 'org_', team: 'team_', scan: 'scan_', violation: 'vio_', token: 'tok_' } as const;
+export const ID_PREFIX = {
+  user: 'usr_',
+  organization: 'org_',
+  team: 'team_',
+  scan: 'scan_',
+  violation: 'vio_',
+  token: 'tok_',
+} as const;
 
 export const Timestamp = Type.String({
   format: 'date-time',

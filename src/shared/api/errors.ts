@@ -17,9 +17,11 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const ErrorDetail = Type.Object(
-  { field: Type.Optional(Type.String()), entry: Type.Optional(Type.String()), message: Type.String() },
-);
+export const ErrorDetail = Type.Object({
+  field: Type.Optional(Type.String()),
+  entry: Type.Optional(Type.String()),
+  message: Type.String(),
+});
 export type ErrorDetail = Static<typeof ErrorDetail>;
 
 export const ErrorBody = Type.Object(

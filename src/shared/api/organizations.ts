@@ -7,9 +7,13 @@ export type OrganizationSummary = Static<typeof OrganizationSummary>;
 export const OrganizationList = Type.Object({ organizations: Type.Array(OrganizationSummary) });
 export type OrganizationList = Static<typeof OrganizationList>;
 
-export const Organization = Type.Object(
-  { id: Id, name: Type.String(), created_at: Timestamp, member_count: Type.Integer(), plan: PlanSchema },
-);
+export const Organization = Type.Object({
+  id: Id,
+  name: Type.String(),
+  created_at: Timestamp,
+  member_count: Type.Integer(),
+  plan: PlanSchema,
+});
 export type Organization = Static<typeof Organization>;
 
 export const OrganizationBody = NameBody;

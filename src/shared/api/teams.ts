@@ -7,9 +7,13 @@ export type TeamSummary = Static<typeof TeamSummary>;
 export const TeamList = Type.Object({ teams: Type.Array(TeamSummary) });
 export type TeamList = Static<typeof TeamList>;
 
-export const Team = Type.Object(
-  { id: Id, name: Type.String(), organization_id: Id, member_count: Type.Integer(), created_at: Timestamp },
-);
+export const Team = Type.Object({
+  id: Id,
+  name: Type.String(),
+  organization_id: Id,
+  member_count: Type.Integer(),
+  created_at: Timestamp,
+});
 export type Team = Static<typeof Team>;
 
 export const TeamBody = NameBody;

@@ -26,7 +26,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('organizations')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('plan', 'text', (c) => c.notNull().defaultTo('free').check(sql`plan in ('free', 'team', 'enterprise')`))
+    .addColumn('plan', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('free')
+        .check(sql`plan in ('free', 'team', 'enterprise')`),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
@@ -77,9 +82,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('tool', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('tokens', 'bigint', (c) => c.notNull().check(sql`tokens >= 0`))
-    .addColumn('status', 'text', (c) =>
-      c.notNull().check(sql`status in ('pending', 'running', 'completed', 'failed')`),
-    )
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'running', 'completed', 'failed')`))
     .addColumn('source', 'text', (c) => c.notNull().check(sql`source in ('submitted', 'imported')`))
     .addColumn('organization_id', 'text', (c) => c.references('organizations.id').onDelete('cascade'))
     .addColumn('submitted_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
