@@ -225,13 +225,13 @@ describe('DELETE /v1/organizations/:id', () => {
         expect(added.statusCode, added.body).toBe(201);
       }
     }
-    // No scan routes yet: a scan with its evidence goes straight into the store.
+    // Straight into the store: the scan belongs to the organization, with a timeline and a violation.
     const scanId = `scan_${name}`;
     await ctx.db
       .insertInto('scans')
       .values({
         id: scanId,
-        created_at: '2026-11-21T00:00:00.000Z',
+        created_at: Date.parse('2026-11-21T00:00:00.000Z'),
         tool: 'tool',
         action: 'act',
         tokens: 30,
@@ -248,8 +248,8 @@ describe('DELETE /v1/organizations/:id', () => {
     await ctx.db
       .insertInto('timeline_entries')
       .values([
-        { scan_id: scanId, seq: 0, timestamp: '2026-11-21T00:00:00.000Z', action: 'act', tokens: 10 },
-        { scan_id: scanId, seq: 1, timestamp: '2026-11-21T00:00:01.000Z', action: 'act', tokens: 20 },
+        { scan_id: scanId, seq: 0, timestamp: Date.parse('2026-11-21T00:00:00.000Z'), action: 'act', tokens: 10 },
+        { scan_id: scanId, seq: 1, timestamp: Date.parse('2026-11-21T00:00:01.000Z'), action: 'act', tokens: 20 },
       ])
       .execute();
     await ctx.db

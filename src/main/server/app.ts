@@ -7,7 +7,11 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ErrorBody } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
+import { registerEvidenceRoutes } from '../evidence/evidence.routes';
 import { registerOrganizationRoutes } from '../organizations/organizations.routes';
+import { registerPolicyRoutes } from '../policies/policies.routes';
+import { registerScanRoutes } from '../scans/scans.routes';
+import { registerStatsRoutes } from '../stats/stats.routes';
 import { registerTeamRoutes } from '../teams/teams.routes';
 import { registerUserRoutes } from '../users/users.routes';
 import { ApiError } from './api-error';
@@ -114,6 +118,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerUserRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerTeamRoutes(app, deps);
+  registerPolicyRoutes(app, deps);
+  registerScanRoutes(app, deps);
+  registerEvidenceRoutes(app, deps);
+  registerStatsRoutes(app, deps);
 
   await registerRenderer(app, options.rendererDir ?? null);
   return app;

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../../shared/api/errors';
+import { parseDateOrDateTime } from '../../shared/time';
 
 // ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -9,8 +10,17 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   // removeAdditional stays off: unknown fields are refused (SPEC.md §1), never silently dropped.
-  const ajv = new Ajv({ allErrors: true, coerceTypes, removeAdditional: false, useDefaults: true, strict: false });
+  // verbose: errors carry their schema, whose `errorMessage` says in words what a pattern means.
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    coerceTypes,
+    removeAdditional: false,
+    useDefaults: true,
+    strict: false,
+  });
   addFormats(ajv);
+  ajv.addFormat('date-or-date-time', (text: string) => parseDateOrDateTime(text) !== null);
   return ajv;
 }
 
@@ -24,16 +34,23 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
 
 /** One detail per ajv error, naming the field as a dotted path. */
 export function detailsFromAjv(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
-  return errors.map((error) => {
+  const details = errors.slice(0, MAX_DETAILS).map((error): ErrorDetail => {
     const path = error.instancePath.split('/').slice(1);
     const params = error.params as { missingProperty?: string; additionalProperty?: string };
     if (params.missingProperty) path.push(params.missingProperty);
     if (params.additionalProperty) path.push(params.additionalProperty);
     const field = path.join('.') || part || 'body';
-    const message = params.additionalProperty ? 'is not a known field' : (error.message ?? 'is invalid');
-    return { field, message: error.keyword === 'pattern' ? PATTERN_MESSAGE : message };
+    const explained = (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+    const message = params.additionalProperty
+      ? 'is not a known field'
+      : (error.keyword === 'pattern' || error.keyword === 'format') && typeof explained === 'string'
+        ? explained
+        : (error.message ?? 'is invalid');
+    return { field, message };
   });
+  // A 100,000-entry timeline with the same mistake everywhere must not answer with 100,000 details.
+  if (errors.length > MAX_DETAILS) details.push({ message: `and ${errors.length - MAX_DETAILS} more problems` });
+  return details;
 }
 
-// A regular expression means nothing to a person; the name rule is the only pattern we use.
-const PATTERN_MESSAGE = 'must not be only spaces or contain control characters';
+const MAX_DETAILS = 20;

@@ -22,12 +22,34 @@ export const NAME_MAX_LENGTH = 100;
  * Organization, team and user names: 1–100 characters, at least one that is not a space, no
  * control characters. The server trims surrounding spaces before storing.
  */
+const NAME_PATTERN = '^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$';
+const NAME_MESSAGE = 'must not be only spaces or contain control characters';
+
 export const Name = Type.String({
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,
-  pattern: '^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$',
+  pattern: NAME_PATTERN,
+  errorMessage: NAME_MESSAGE,
   description: '1–100 characters, not only spaces, no control characters; stored trimmed',
 });
+
+/** Tool and action names: the name rule, kept as given. */
+export const Label = Type.String({
+  minLength: 1,
+  maxLength: NAME_MAX_LENGTH,
+  pattern: NAME_PATTERN,
+  errorMessage: NAME_MESSAGE,
+  description: '1–100 characters, not only spaces, no control characters',
+});
+
+/** A date (`2026-11-01`, midnight UTC) or a date-time; checked by the server's `date-or-date-time` format. */
+export const DateOrDateTime = Type.String({
+  format: 'date-or-date-time',
+  errorMessage: 'must be a date (2026-11-01) or an ISO 8601 date-time (2026-11-01T12:00:00.000Z)',
+  description: 'ISO date (midnight UTC) or date-time',
+});
+
+export const TokenCount = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 export const NameBody = Type.Object({ name: Name }, { additionalProperties: false });
 

@@ -78,7 +78,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('scans')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    // Scan and timeline times are epoch milliseconds: range filters, ordering and chart buckets
+    // are then plain integer arithmetic in any SQL dialect.
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('tool', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('tokens', 'bigint', (c) => c.notNull().check(sql`tokens >= 0`))
@@ -110,7 +112,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('timeline_entries')
     .addColumn('scan_id', 'text', (c) => c.notNull().references('scans.id').onDelete('cascade'))
     .addColumn('seq', 'integer', (c) => c.notNull())
-    .addColumn('timestamp', 'text', (c) => c.notNull())
+    .addColumn('timestamp', 'bigint', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
     .addColumn('tokens', 'bigint', (c) => c.notNull().check(sql`tokens >= 0`))
     .addPrimaryKeyConstraint('timeline_entries_pk', ['scan_id', 'seq'])

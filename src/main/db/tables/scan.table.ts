@@ -5,7 +5,8 @@ export type ScanSource = 'submitted' | 'imported';
 
 export interface ScanTable {
   id: string;
-  created_at: string;
+  /** Epoch milliseconds. */
+  created_at: number;
   tool: string;
   action: string;
   tokens: number;

@@ -4,7 +4,8 @@ export interface TimelineEntryTable {
   scan_id: string;
   /** Position in the scan's timeline (timestamp order), from 0. */
   seq: number;
-  timestamp: string;
+  /** Epoch milliseconds. */
+  timestamp: number;
   action: string;
   tokens: number;
 }

@@ -1,0 +1,38 @@
+import { OrganizationParams } from '../../shared/api/organizations';
+import { Policy } from '../../shared/api/policies';
+import { now } from '../ids';
+import { requireRole } from '../organizations/access';
+import type { App, RouteDeps } from '../server/types';
+import { findPolicy, savePolicy } from './policies.repository';
+
+const tags = ['policies'];
+
+export function registerPolicyRoutes(app: App, { db }: RouteDeps): void {
+  app.get(
+    '/v1/organizations/:id/policy',
+    { schema: { tags, summary: "The organization's policy", params: OrganizationParams, response: { 200: Policy } } },
+    async (request) => {
+      await requireRole(db, request.params.id, request.user.id, 'member');
+      return findPolicy(db, request.params.id);
+    },
+  );
+
+  app.put(
+    '/v1/organizations/:id/policy',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the policy (owner, admin); applies to scans submitted from now on',
+        params: OrganizationParams,
+        body: Policy,
+        response: { 200: Policy },
+      },
+    },
+    async (request) =>
+      db.transaction().execute(async (trx) => {
+        await requireRole(trx, request.params.id, request.user.id, 'admin');
+        await savePolicy(trx, request.params.id, request.body, now());
+        return findPolicy(trx, request.params.id);
+      }),
+  );
+}

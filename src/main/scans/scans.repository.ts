@@ -1,0 +1,132 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { ScanStatus } from '../../shared/api/scans';
+import type { Database, Executor } from '../db/database';
+import type { NewScan, ScanRow } from '../db/tables/scan.table';
+import type { NewTimelineEntry } from '../db/tables/timeline-entry.table';
+import type { NewViolation, ViolationRow } from '../db/tables/violation.table';
+
+/** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */
+const CHUNK_ROWS = 500;
+
+export interface ScanFilters {
+  /** Epoch ms, inclusive. */
+  since?: number | undefined;
+  /** Epoch ms, exclusive. */
+  until?: number | undefined;
+  tool?: string | undefined;
+  status?: ScanStatus | undefined;
+  organization_id?: string | undefined;
+  has_violations?: boolean | undefined;
+}
+
+/**
+ * SPEC.md §2: a scan is visible to whoever submitted or imported it, and to the owners and admins
+ * of its organization.
+ */
+export function visibleTo(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'scans'>) =>
+    eb.or([
+      eb('scans.submitted_by', '=', userId),
+      eb(
+        'scans.organization_id',
+        'in',
+        eb
+          .selectFrom('memberships')
+          .select('memberships.organization_id')
+          .where('memberships.user_id', '=', userId)
+          .where('memberships.role', 'in', ['owner', 'admin']),
+      ),
+    ]);
+}
+
+export function matching(filters: ScanFilters) {
+  return (eb: ExpressionBuilder<Database, 'scans'>) => {
+    const conditions = [];
+    if (filters.since !== undefined) conditions.push(eb('scans.created_at', '>=', filters.since));
+    if (filters.until !== undefined) conditions.push(eb('scans.created_at', '<', filters.until));
+    if (filters.tool !== undefined) conditions.push(eb('scans.tool', '=', filters.tool));
+    if (filters.status !== undefined) conditions.push(eb('scans.status', '=', filters.status));
+    if (filters.organization_id !== undefined) {
+      conditions.push(eb('scans.organization_id', '=', filters.organization_id));
+    }
+    if (filters.has_violations !== undefined) {
+      conditions.push(eb('scans.violation_count', filters.has_violations ? '>' : '=', 0));
+    }
+    return eb.and(conditions);
+  };
+}
+
+export async function listVisibleScans(
+  db: Executor,
+  userId: string,
+  filters: ScanFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ScanRow[]; total: number }> {
+  const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
+  const rows = await base
+    .selectAll()
+    .orderBy('scans.created_at', 'desc')
+    .orderBy('scans.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return { rows, total: Number(total) };
+}
+
+export async function findScan(db: Executor, id: string): Promise<ScanRow | undefined> {
+  return db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findVisibleScan(db: Executor, id: string, userId: string): Promise<ScanRow | undefined> {
+  return db.selectFrom('scans').selectAll().where('id', '=', id).where(visibleTo(userId)).executeTakeFirst();
+}
+
+export async function findViolations(db: Executor, scanId: string): Promise<ViolationRow[]> {
+  return db.selectFrom('violations').selectAll().where('scan_id', '=', scanId).orderBy('seq').execute();
+}
+
+export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
+  await db.insertInto('scans').values(scan).execute();
+}
+
+async function insertChunked<T extends 'timeline_entries' | 'violations'>(
+  db: Executor,
+  table: T,
+  rows: readonly (T extends 'timeline_entries' ? NewTimelineEntry : NewViolation)[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+    // Kysely's insert types cannot follow a generic table name; the row type is tied to it above.
+    await db
+      .insertInto(table)
+      .values(rows.slice(start, start + CHUNK_ROWS) as never)
+      .execute();
+  }
+}
+
+export const insertTimelineEntries = (db: Executor, rows: readonly NewTimelineEntry[]): Promise<void> =>
+  insertChunked(db, 'timeline_entries', rows);
+
+export const insertViolations = (db: Executor, rows: readonly NewViolation[]): Promise<void> =>
+  insertChunked(db, 'violations', rows);
+
+export async function findTimeline(
+  db: Executor,
+  scanId: string,
+): Promise<{ timestamp: number; action: string; tokens: number }[]> {
+  return db
+    .selectFrom('timeline_entries')
+    .select(['timestamp', 'action', 'tokens'])
+    .where('scan_id', '=', scanId)
+    .orderBy('seq')
+    .execute();
+}
+
+export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
+  const row = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])
+    .where('scan_id', '=', scanId)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), tokens: Number(row.tokens ?? 0) };
+}

@@ -1,0 +1,115 @@
+import type { Scan, ScanList, ScanListQuery, SubmitScanBody } from '../../shared/api/scans';
+import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
+import { worstSeverityRank } from '../../shared/policy/severity';
+import { parseDateOrDateTime } from '../../shared/time';
+import type { Db } from '../db/database';
+import { newId } from '../ids';
+import { findRole } from '../organizations/organizations.repository';
+import { findPolicy } from '../policies/policies.repository';
+import { ApiError, notFound } from '../server/api-error';
+import { toScan, toScanSummary } from './scan-mapping';
+import * as repo from './scans.repository';
+
+const time = (text: string | undefined): number | undefined =>
+  text === undefined ? undefined : (parseDateOrDateTime(text) ?? undefined);
+
+/** The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema. */
+export function toFilters(query: Omit<Partial<ScanListQuery>, 'limit' | 'offset'>): repo.ScanFilters {
+  return {
+    since: time(query.since),
+    until: time(query.until),
+    tool: query.tool,
+    status: query.status,
+    organization_id: query.organization_id,
+    has_violations: query.has_violations,
+  };
+}
+
+export async function listScans(db: Db, userId: string, query: ScanListQuery): Promise<ScanList> {
+  const { rows, total } = await repo.listVisibleScans(db, userId, toFilters(query), {
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { scans: rows.map(toScanSummary), total };
+}
+
+export async function readScan(db: Db, userId: string, id: string): Promise<Scan> {
+  const row = await repo.findVisibleScan(db, id, userId);
+  if (!row) throw notFound('scan');
+  return toScan(row, await repo.findViolations(db, id));
+}
+
+interface StoredEntry {
+  timestamp: number;
+  action: string;
+  tokens: number;
+}
+
+/** The timeline to store: the submitted one in timestamp order (stable), else one entry for the scan. */
+function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
+  if (!body.timeline) return [{ timestamp: createdAt, action: body.action, tokens: body.tokens }];
+  const entries = body.timeline.map((entry) => ({
+    timestamp: parseDateOrDateTime(entry.timestamp) ?? Number.NaN,
+    action: entry.action,
+    tokens: entry.tokens,
+  }));
+  const invalid = entries.findIndex((entry) => Number.isNaN(entry.timestamp));
+  if (invalid >= 0) {
+    throw new ApiError('validation_failed', `timeline.${invalid}.timestamp is not a valid date-time`, [
+      { field: `timeline.${invalid}.timestamp`, message: 'must be an ISO 8601 date-time' },
+    ]);
+  }
+  // BigInt: 100,000 entries of up to 2^53 tokens can overflow a double's exact range.
+  const sum = entries.reduce((total, entry) => total + BigInt(entry.tokens), 0n);
+  if (sum !== BigInt(body.tokens)) {
+    throw new ApiError('validation_failed', `tokens must equal the sum of the timeline's tokens (${sum})`, [
+      { field: 'tokens', message: `must equal the sum of the timeline's tokens, ${sum}` },
+    ]);
+  }
+  return entries.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/**
+ * Stores a submitted scan with its timeline and the violations its organization's policy implies,
+ * all in one transaction (SPEC.md §6, §7).
+ */
+export async function submitScan(db: Db, userId: string, body: SubmitScanBody): Promise<Scan> {
+  const createdAt = Date.now();
+  const timeline = timelineOf(body, createdAt);
+  const scanId = newId('scan');
+  return db.transaction().execute(async (trx) => {
+    const organizationId = body.organization_id ?? null;
+    if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
+      throw new ApiError('not_found', 'organization not found', [
+        { field: 'organization_id', message: 'no such organization among yours' },
+      ]);
+    }
+    const findings =
+      organizationId === null
+        ? []
+        : evaluatePolicy(await findPolicy(trx, organizationId), { tool: body.tool, tokens: body.tokens, timeline });
+    const violations = findings.map((finding, seq) => ({ id: newId('violation'), scan_id: scanId, seq, ...finding }));
+    const row = {
+      id: scanId,
+      created_at: createdAt,
+      tool: body.tool,
+      action: body.action,
+      tokens: body.tokens,
+      status: 'completed' as const,
+      source: 'submitted' as const,
+      organization_id: organizationId,
+      submitted_by: userId,
+      token_breakdown: JSON.stringify(body.token_breakdown ?? {}),
+      request_count: timeline.length,
+      violation_count: violations.length,
+      worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
+    };
+    await repo.insertScan(trx, row);
+    await repo.insertTimelineEntries(
+      trx,
+      timeline.map((entry, seq) => ({ scan_id: scanId, seq, ...entry })),
+    );
+    await repo.insertViolations(trx, violations);
+    return toScan(row, violations);
+  });
+}

@@ -1,0 +1,103 @@
+import { Type, type Static } from 'typebox';
+import { DateOrDateTime, Id, Label, TokenCount, Timestamp } from './common';
+
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+export const SeveritySchema = Type.Enum(SEVERITIES);
+
+export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+export const ScanStatusSchema = Type.Enum(SCAN_STATUSES);
+
+export const SCAN_SOURCES = ['submitted', 'imported'] as const;
+export type ScanSource = (typeof SCAN_SOURCES)[number];
+
+export const MAX_TIMELINE_ENTRIES = 100_000;
+
+export const Violation = Type.Object({
+  id: Id,
+  rule: Type.String(),
+  severity: SeveritySchema,
+  message: Type.String(),
+  timeline_index: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+});
+export type Violation = Static<typeof Violation>;
+
+export const Scan = Type.Object({
+  id: Id,
+  created_at: Timestamp,
+  tool: Type.String(),
+  action: Type.String(),
+  tokens: TokenCount,
+  status: ScanStatusSchema,
+  violations: Type.Array(Violation),
+  organization_id: Type.Union([Id, Type.Null()]),
+  source: Type.Enum(SCAN_SOURCES),
+});
+export type Scan = Static<typeof Scan>;
+
+/** A list row: the upstream list shape plus what a table of scans shows without a second request. */
+export const ScanSummary = Type.Object({
+  id: Id,
+  created_at: Timestamp,
+  tool: Type.String(),
+  tokens: TokenCount,
+  status: ScanStatusSchema,
+  action: Type.String(),
+  organization_id: Type.Union([Id, Type.Null()]),
+  source: Type.Enum(SCAN_SOURCES),
+  violation_count: Type.Integer({ minimum: 0 }),
+  worst_severity: Type.Union([SeveritySchema, Type.Null()]),
+});
+export type ScanSummary = Static<typeof ScanSummary>;
+
+export const ScanList = Type.Object({ scans: Type.Array(ScanSummary), total: Type.Integer({ minimum: 0 }) });
+export type ScanList = Static<typeof ScanList>;
+
+export const TimelineEntry = Type.Object(
+  { timestamp: Timestamp, action: Label, tokens: TokenCount },
+  { additionalProperties: false },
+);
+export type TimelineEntry = Static<typeof TimelineEntry>;
+
+export const TokenBreakdown = Type.Record(Type.String({ minLength: 1, maxLength: 100 }), TokenCount, {
+  maxProperties: 100,
+  description: 'token type → count, e.g. {input, output, cached}',
+});
+export type TokenBreakdown = Static<typeof TokenBreakdown>;
+
+export const SubmitScanBody = Type.Object(
+  {
+    tool: Label,
+    action: Label,
+    tokens: TokenCount,
+    organization_id: Type.Optional(Id),
+    timeline: Type.Optional(
+      Type.Array(TimelineEntry, {
+        minItems: 1,
+        maxItems: MAX_TIMELINE_ENTRIES,
+        description: 'tokens must equal the sum of the entries',
+      }),
+    ),
+    token_breakdown: Type.Optional(TokenBreakdown),
+  },
+  { additionalProperties: false },
+);
+export type SubmitScanBody = Static<typeof SubmitScanBody>;
+
+export const ScanParams = Type.Object({ id: Id });
+
+export const ScanListQuery = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
+    since: Type.Optional(DateOrDateTime),
+    until: Type.Optional(DateOrDateTime),
+    tool: Type.Optional(Type.String({ maxLength: 100 })),
+    status: Type.Optional(ScanStatusSchema),
+    organization_id: Type.Optional(Id),
+    has_violations: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ScanListQuery = Static<typeof ScanListQuery>;

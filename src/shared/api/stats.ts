@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { DateOrDateTime, Id, TokenCount, Timestamp } from './common';
+
+export const STAT_BUCKETS = ['hour', 'day'] as const;
+export type StatBucket = (typeof STAT_BUCKETS)[number];
+export const STAT_GROUPS = ['tool', 'action'] as const;
+export type StatGroup = (typeof STAT_GROUPS)[number];
+
+export const TokenStatsQuery = Type.Object(
+  {
+    since: Type.Optional(DateOrDateTime),
+    until: Type.Optional(DateOrDateTime),
+    tool: Type.Optional(Type.String({ maxLength: 100 })),
+    organization_id: Type.Optional(Id),
+    bucket: Type.Enum(STAT_BUCKETS, { default: 'day' }),
+    group_by: Type.Optional(Type.Enum(STAT_GROUPS)),
+  },
+  { additionalProperties: false },
+);
+export type TokenStatsQuery = Static<typeof TokenStatsQuery>;
+
+const GroupStats = Type.Object({ tokens: TokenCount, scans: Type.Integer({ minimum: 0 }) });
+
+export const TokenStatsBucket = Type.Object({
+  start: Timestamp,
+  tokens: TokenCount,
+  scans: Type.Integer({ minimum: 0 }),
+  violations: Type.Integer({ minimum: 0 }),
+  groups: Type.Optional(Type.Record(Type.String(), GroupStats)),
+});
+export type TokenStatsBucket = Static<typeof TokenStatsBucket>;
+
+export const TokenStats = Type.Object({ bucket: Type.Enum(STAT_BUCKETS), buckets: Type.Array(TokenStatsBucket) });
+export type TokenStats = Static<typeof TokenStats>;
