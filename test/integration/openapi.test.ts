@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assertions';
 import { createTestContext, type TestContext } from '../helpers/test-app';
 
-// The endpoints of SPEC.md §2, §4 and §5: each must exist and be described.
+// The endpoints of SPEC.md §2 and §4–§8: each must exist and be described.
 const ENDPOINTS = [
   'get /v1/me',
   'get /v1/users',
@@ -21,6 +21,14 @@ const ENDPOINTS = [
   'get /v1/teams/{id}/members',
   'post /v1/teams/{id}/members',
   'delete /v1/teams/{id}/members/{user_id}',
+  'get /v1/organizations/{id}/policy',
+  'put /v1/organizations/{id}/policy',
+  'get /v1/scans',
+  'post /v1/scans',
+  'get /v1/scans/{id}',
+  'get /v1/scans/{scan_id}/evidence',
+  'get /v1/scans/{scan_id}/evidence/timeline/buckets',
+  'get /v1/stats/tokens',
   'get /healthz',
 ];
 

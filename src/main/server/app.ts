@@ -8,6 +8,7 @@ import { ErrorBody } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
 import { registerEvidenceRoutes } from '../evidence/evidence.routes';
+import { registerPackageRoutes } from '../evidence/packages.routes';
 import { registerOrganizationRoutes } from '../organizations/organizations.routes';
 import { registerPolicyRoutes } from '../policies/policies.routes';
 import { registerScanRoutes } from '../scans/scans.routes';
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerPolicyRoutes(app, deps);
   registerScanRoutes(app, deps);
   registerEvidenceRoutes(app, deps);
+  registerPackageRoutes(app, deps);
   registerStatsRoutes(app, deps);
 
   await registerRenderer(app, options.rendererDir ?? null);

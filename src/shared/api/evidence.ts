@@ -50,3 +50,9 @@ export type TimelineBucket = Static<typeof TimelineBucket>;
 
 export const TimelineBuckets = Type.Object({ buckets: Type.Array(TimelineBucket) });
 export type TimelineBuckets = Static<typeof TimelineBuckets>;
+
+export const ExportBody = Type.Object(
+  { scan_ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export type ExportBody = Static<typeof ExportBody>;

@@ -1,0 +1,72 @@
+import { EvidenceParams, ExportBody } from '../../shared/api/evidence';
+import type { Db } from '../db/database';
+import type { ScanRow } from '../db/tables/scan.table';
+import { findVisibleScan } from '../scans/scans.repository';
+import { ApiError } from '../server/api-error';
+import type { App, RouteDeps } from '../server/types';
+import { writeEvidencePackage } from './package-writer';
+
+const tags = ['evidence'];
+const zipResponse = {
+  200: { description: 'An evidence package (format 1), application/zip', type: 'string', format: 'binary' },
+};
+
+async function visibleScans(db: Db, userId: string, ids: readonly string[]): Promise<ScanRow[]> {
+  const scans: ScanRow[] = [];
+  const missing: string[] = [];
+  for (const id of ids) {
+    const scan = await findVisibleScan(db, id, userId);
+    if (scan) scans.push(scan);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    throw new ApiError(
+      'not_found',
+      `${missing.length === 1 ? 'scan' : `${missing.length} scans`} not found`,
+      missing.map((id) => ({ field: 'scan_ids', message: `${id} not found` })),
+    );
+  }
+  return scans;
+}
+
+export function registerPackageRoutes(app: App, { db }: RouteDeps): void {
+  app.get(
+    '/v1/scans/:scan_id/evidence/download',
+    {
+      schema: {
+        tags,
+        summary: 'Download one scan as an evidence package (ZIP)',
+        params: EvidenceParams,
+        produces: ['application/zip'],
+        response: zipResponse,
+      },
+    },
+    async (request, reply) => {
+      const scans = await visibleScans(db, request.user.id, [request.params.scan_id]);
+      return reply
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="scandesk-evidence-${request.params.scan_id}.zip"`)
+        .send(writeEvidencePackage(db, scans));
+    },
+  );
+
+  app.post(
+    '/v1/evidence/exports',
+    {
+      schema: {
+        tags,
+        summary: 'Export several scans as one evidence package (ZIP)',
+        body: ExportBody,
+        produces: ['application/zip'],
+        response: zipResponse,
+      },
+    },
+    async (request, reply) => {
+      const scans = await visibleScans(db, request.user.id, request.body.scan_ids);
+      return reply
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="scandesk-evidence-export-${Date.now()}.zip"`)
+        .send(writeEvidencePackage(db, scans));
+    },
+  );
+}
