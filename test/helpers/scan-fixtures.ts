@@ -1,0 +1,101 @@
+import { expect } from 'vitest';
+import type { Role } from '../../src/shared/api/common';
+import type { Policy } from '../../src/shared/api/policies';
+import type { Scan, ScanStatus, Severity } from '../../src/shared/api/scans';
+import type { Db } from '../../src/main/db/database';
+import type { NewScan } from '../../src/main/db/tables/scan.table';
+import { SEVERITY_RANK } from '../../src/shared/policy/severity';
+import type { TestContext, TestUser } from './test-app';
+
+export interface ScanFixture {
+  id: string;
+  /** Epoch milliseconds. */
+  created_at: number;
+  submitted_by: string;
+  tool?: string;
+  action?: string;
+  tokens?: number;
+  status?: ScanStatus;
+  organization_id?: string | null;
+  /** Stored as the scan's violation count, with `worst` as the worst severity (default medium). */
+  violation_count?: number;
+  worst?: Severity;
+}
+
+/** `scan_` + 26 Crockford characters, ordered by `n`: lets a test control the id tiebreak. */
+export function fixtureScanId(n: number): string {
+  return `scan_${n.toString(32).toUpperCase().padStart(26, '0')}`;
+}
+
+/**
+ * Inserts scans straight into the store, in one transaction, each with a one-entry timeline at
+ * its created_at (no violation rows: only the denormalized counts that lists and stats read).
+ */
+export async function insertScans(db: Db, fixtures: readonly ScanFixture[]): Promise<void> {
+  const rows: NewScan[] = fixtures.map((f) => {
+    const violations = f.violation_count ?? 0;
+    return {
+      id: f.id,
+      created_at: f.created_at,
+      tool: f.tool ?? 'claude-code',
+      action: f.action ?? 'edit',
+      tokens: f.tokens ?? 100,
+      status: f.status ?? 'completed',
+      source: 'submitted',
+      organization_id: f.organization_id ?? null,
+      submitted_by: f.submitted_by,
+      token_breakdown: '{}',
+      request_count: 1,
+      violation_count: violations,
+      worst_severity: violations === 0 ? 0 : SEVERITY_RANK[f.worst ?? 'medium'],
+    };
+  });
+  await db.transaction().execute(async (trx) => {
+    for (let start = 0; start < rows.length; start += 400) {
+      const chunk = rows.slice(start, start + 400);
+      await trx.insertInto('scans').values(chunk).execute();
+      await trx
+        .insertInto('timeline_entries')
+        .values(
+          chunk.map((row) => ({
+            scan_id: row.id,
+            seq: 0,
+            timestamp: row.created_at,
+            action: row.action,
+            tokens: row.tokens,
+          })),
+        )
+        .execute();
+    }
+  });
+}
+
+export async function createOrg(ctx: TestContext, name: string, as: TestUser = ctx.owner): Promise<string> {
+  const response = await ctx.request({ method: 'POST', url: '/v1/organizations', payload: { name }, as });
+  expect(response.statusCode, response.body).toBe(201);
+  return (response.json() as { id: string }).id;
+}
+
+export async function setRole(ctx: TestContext, orgId: string, user: TestUser, role: Role): Promise<void> {
+  const response = await ctx.request({
+    method: 'PUT',
+    url: `/v1/organizations/${orgId}/members/${user.id}`,
+    payload: { role },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+export async function putPolicy(ctx: TestContext, orgId: string, policy: Policy): Promise<void> {
+  const response = await ctx.request({ method: 'PUT', url: `/v1/organizations/${orgId}/policy`, payload: policy });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+export async function submitScan(
+  ctx: TestContext,
+  body: Record<string, unknown>,
+  as: TestUser = ctx.owner,
+): Promise<Scan> {
+  const response = await ctx.request({ method: 'POST', url: '/v1/scans', payload: body, as });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as Scan;
+}
