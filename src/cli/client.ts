@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { isErrorBody, type ErrorDetail } from '../shared/api/errors';
+import { isErrorBody } from '../shared/api/error-codes';
 import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, tokenFile } from '../main/paths';
+import { ServerError, UnreachableError } from './client-errors';
+
+// Re-exported: the error classes live apart so that index.ts can classify them without loading this file.
+export { ServerError, UnreachableError };
 
 export interface ClientOptions {
   url: string;
   token: string;
 }
-
-/** An error answer from the server, carrying the contract's error body. */
-export class ServerError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: ErrorDetail[],
-  ) {
-    super(message);
-  }
-}
-
-/** The server could not be reached at all. */
-export class UnreachableError extends Error {}
 
 export function resolveClientOptions(
   flags: { url?: string | undefined; token?: string | undefined },

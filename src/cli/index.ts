@@ -1,18 +1,34 @@
-import { MigrationError } from '../main/db/migrate';
 import { VERSION } from '../main/version';
-import { WorkspaceError } from '../main/workspace';
-import { ServerError, UnreachableError } from './client';
-import { orgsCommand, orgsHelp } from './commands/orgs.command';
-import { serveCommand, serveHelp } from './commands/serve.command';
-import { teamsCommand, teamsHelp } from './commands/teams.command';
-import { tokenCommand, tokenHelp } from './commands/token.command';
+import { ServerError } from './client-errors';
+import {
+  demoHelp,
+  evidenceHelp,
+  orgsHelp,
+  policyHelp,
+  scansHelp,
+  serveHelp,
+  submitHelp,
+  teamsHelp,
+  tokenHelp,
+} from './commands/help';
 import { EXIT, UsageError } from './usage-error';
 
-const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; help: string }> = {
-  serve: { run: serveCommand, help: serveHelp },
-  token: { run: tokenCommand, help: tokenHelp },
-  orgs: { run: orgsCommand, help: orgsHelp },
-  teams: { run: teamsCommand, help: teamsHelp },
+type Run = (args: string[]) => Promise<number>;
+
+/**
+ * Each command's module is imported only when that command runs: `serve` and `token` pull in
+ * fastify and SQLite, which a client command such as `scans list` should not pay for at start-up.
+ */
+const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
+  serve: { help: serveHelp, load: async () => (await import('./commands/serve.command')).serveCommand },
+  token: { help: tokenHelp, load: async () => (await import('./commands/token.command')).tokenCommand },
+  orgs: { help: orgsHelp, load: async () => (await import('./commands/orgs.command')).orgsCommand },
+  teams: { help: teamsHelp, load: async () => (await import('./commands/teams.command')).teamsCommand },
+  submit: { help: submitHelp, load: async () => (await import('./commands/submit.command')).submitCommand },
+  scans: { help: scansHelp, load: async () => (await import('./commands/scans.command')).scansCommand },
+  evidence: { help: evidenceHelp, load: async () => (await import('./commands/evidence.command')).evidenceCommand },
+  policy: { help: policyHelp, load: async () => (await import('./commands/policy.command')).policyCommand },
+  demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
 };
 
 const HELP = `scandesk ${VERSION}: the local-first scans and evidence service
@@ -25,6 +41,12 @@ ${Object.values(COMMANDS)
 Client commands read --url / SCANDESK_URL (default http://127.0.0.1:4790) and --token /
 SCANDESK_TOKEN (default: the token file of the default data directory).`;
 
+/**
+ * Failures that carry a complete sentence for the user. Matched by name, not class, so that this
+ * file need not import the workspace and database modules that define some of them.
+ */
+const SELF_EXPLAINING = new Set(['UnreachableError', 'MigrationError', 'WorkspaceError']);
+
 /** Runs one command line and returns the exit code; every failure becomes one readable message. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
@@ -36,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     process.stderr.write(`error: unknown command "${name}"; run \`scandesk help\`\n`);
     return EXIT.usage;
@@ -46,7 +68,8 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   try {
-    return await command.run(args);
+    const run = await command.load();
+    return await run(args);
   } catch (error) {
     return report(error);
   }
@@ -62,9 +85,8 @@ function report(error: unknown): number {
     }
     return EXIT.failed;
   }
-  const known = [UnreachableError, MigrationError, WorkspaceError];
-  if (known.some((type) => error instanceof type)) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
+  if (error instanceof Error && SELF_EXPLAINING.has(error.name)) {
+    process.stderr.write(`error: ${error.message}\n`);
     return EXIT.failed;
   }
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

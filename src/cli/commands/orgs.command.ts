@@ -2,9 +2,7 @@ import type { Organization, OrganizationList } from '../../shared/api/organizati
 import { printJson, table } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { parseClientArgs } from './client-flags';
-
-export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | delete ID   [--json] [--url URL] [--token T]
-  Lists, creates, renames or deletes organizations.`;
+import { orgsHelp } from './help';
 
 function printOrganization(organization: Organization, json: boolean): void {
   if (json) return printJson(organization);

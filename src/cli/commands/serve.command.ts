@@ -5,9 +5,6 @@ import { rendererDir } from '../../main/renderer-dir';
 import { openWorkspace } from '../../main/workspace';
 import { EXIT, UsageError } from '../usage-error';
 
-export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--allow-host NAME]... [--log-level info]
-  Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.`;
-
 export function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535)

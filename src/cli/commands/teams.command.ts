@@ -2,9 +2,7 @@ import type { Team, TeamList } from '../../shared/api/teams';
 import { printJson, table } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { parseClientArgs } from './client-flags';
-
-export const teamsHelp = `scandesk teams list ORG_ID | create ORG_ID NAME   [--json] [--url URL] [--token T]
-  Lists or creates the teams of an organization.`;
+import { teamsHelp } from './help';
 
 export async function teamsCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args;

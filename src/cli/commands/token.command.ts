@@ -6,9 +6,6 @@ import { rotateToken } from '../../main/users/users.service';
 import { openWorkspace, writeTokenFile } from '../../main/workspace';
 import { EXIT } from '../usage-error';
 
-export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate]
-  Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one.`;
-
 export async function tokenCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,

@@ -24,6 +24,14 @@ class ScandeskSqliteDialect extends SqliteDialect {
 
 /** Opens a SQLite file with the pragmas every connection needs. The only place with SQLite-only SQL. */
 export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Database> {
+  return wrapSqlite(openSqlite(file, options));
+}
+
+/**
+ * The raw better-sqlite3 handle with the same pragmas as openDatabase: for bulk work (the demo
+ * loader) that prepares Kysely-compiled statements once and runs them many times.
+ */
+export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Database {
   const sqlite = new SQLite(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     sqlite.pragma('journal_mode = WAL');
@@ -35,5 +43,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Da
     sqlite.close();
     throw error;
   }
+  return sqlite;
+}
+
+/** Kysely over an open handle; destroying the Kysely instance closes the handle. */
+export function wrapSqlite(sqlite: SQLite.Database): Kysely<Database> {
   return new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ database: sqlite }) });
 }

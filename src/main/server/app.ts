@@ -4,7 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { ErrorBody } from '../../shared/api/errors';
+import { ErrorBodySchema } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
 import { registerEvidenceRoutes } from '../evidence/evidence.routes';
@@ -66,7 +66,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }
     route.schema = {
       ...route.schema,
-      response: { ...(route.schema?.response as object), '4xx': ErrorBody, '5xx': ErrorBody },
+      response: { ...(route.schema?.response as object), '4xx': ErrorBodySchema, '5xx': ErrorBodySchema },
     };
   });
 

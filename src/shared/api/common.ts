@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { NAME_MAX_LENGTH, NAME_MESSAGE, NAME_PATTERN } from '../names';
 
 export const ID_PREFIX = {
   user: 'usr_',
@@ -16,15 +17,10 @@ export const Timestamp = Type.String({
 
 export const Id = Type.String({ minLength: 1, maxLength: 100, description: 'Opaque identifier' });
 
-export const NAME_MAX_LENGTH = 100;
-
 /**
  * Organization, team and user names: 1–100 characters, at least one that is not a space, no
  * control characters. The server trims surrounding spaces before storing.
  */
-const NAME_PATTERN = '^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$';
-const NAME_MESSAGE = 'must not be only spaces or contain control characters';
-
 export const Name = Type.String({
   minLength: 1,
   maxLength: NAME_MAX_LENGTH,

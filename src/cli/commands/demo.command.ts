@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util';
+import { tokenFile } from '../../main/paths';
+import { EXIT, UsageError } from '../usage-error';
+
+const MAX_SCANS = 100_000_000;
+const HOUR_MS = 3_600_000;
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > MAX_SCANS) {
+    throw new UsageError(
+      `--scans must be a whole number from 0 to ${MAX_SCANS.toLocaleString('en-US')}, not "${value}"`,
+    );
+  }
+  return n;
+}
+
+function parseSeed(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 0xffffffff) {
+    throw new UsageError(`--seed must be a whole number from 0 to 4294967295, not "${value}"`);
+  }
+  return n;
+}
+
+function parseNow(value: string | undefined): number {
+  // Rounded so that two runs in the same hour agree without pinning --now.
+  if (value === undefined) return Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+  const ms = /^\d{4}-\d{2}-\d{2}(T.*)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--now must be an ISO 8601 date or date-time, not "${value}"`);
+  return ms;
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** Prints progress on stderr: a redrawn bar on a terminal (≤ 10 per second), else a line per 10%. */
+function progressReporter(stream: NodeJS.WriteStream, started: number): (done: number, total: number) => void {
+  let lastDraw = 0;
+  let lastDecile = 0;
+  return (done, total) => {
+    const elapsed = ((performance.now() - started) / 1000).toFixed(1);
+    const share = total === 0 ? 1 : done / total;
+    const text = `${String(Math.floor(share * 100)).padStart(3)}%  ${count(done)}/${count(total)} scans  ${elapsed} s`;
+    if (stream.isTTY) {
+      const now = performance.now();
+      if (now - lastDraw < 100 && done < total) return;
+      lastDraw = now;
+      const filled = Math.round(share * 20);
+      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${text}\x1b[K${done === total ? '\n' : ''}`);
+      return;
+    }
+    const decile = Math.floor(share * 10);
+    if (decile > lastDecile) {
+      lastDecile = decile;
+      stream.write(`${text}\n`);
+    }
+  };
+}
+
+export async function demoCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      scans: { type: 'string', default: '5000' },
+      seed: { type: 'string', default: '1' },
+      now: { type: 'string' },
+    },
+  });
+  // No default: filling the real user-data folder with fake activity by accident is hard to undo.
+  const dataDir = values['data-dir'];
+  if (!dataDir) throw new UsageError('--data-dir is required');
+  const scans = parseCount(values.scans);
+  const seed = parseSeed(values.seed);
+  const now = parseNow(values.now);
+
+  const { runDemo } = await import('../../main/demo/demo.service');
+  const summary = await runDemo({
+    dataDir,
+    scans,
+    seed,
+    now,
+    initialToken: process.env.SCANDESK_TOKEN || undefined,
+    onProgress: progressReporter(process.stderr, performance.now()),
+  });
+  if (summary.createdToken)
+    process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
+  process.stdout.write(
+    `demo: ${count(summary.scans)} scans, ${count(summary.timelineEntries)} timeline entries, ` +
+      `${count(summary.violations)} violations, ${count(summary.organizations)} organizations ` +
+      `in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${dataDir}\n`,
+  );
+  return EXIT.ok;
+}

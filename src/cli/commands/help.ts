@@ -1,0 +1,35 @@
+// Every command's help text, apart from the command modules: `scandesk help` and `CMD --help` must
+// not load a module that pulls in fastify, SQLite or TypeBox just to print a few lines.
+
+export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--allow-host NAME]... [--log-level info]
+  Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.`;
+
+export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate]
+  Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one.`;
+
+export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | delete ID   [--json] [--url URL] [--token T]
+  Lists, creates, renames or deletes organizations.`;
+
+export const teamsHelp = `scandesk teams list ORG_ID | create ORG_ID NAME   [--json] [--url URL] [--token T]
+  Lists or creates the teams of an organization.`;
+
+export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org ORG_ID] [--timeline FILE.jsonl] [--breakdown input=N,output=N] [--json]
+  Submits a scan and prints its id and policy violations; exits 3 when there are violations.
+  --timeline reads one {"timestamp", "action", "tokens"} object per line; --tokens then defaults to their sum.`;
+
+export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--limit 50] [--offset 0] [--json]
+scandesk scans get SCAN_ID [--json]
+  Lists the scans you can see, newest first, or shows one scan with its violations.`;
+
+export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
+  Shows a scan's evidence: totals, token breakdown, violations and the timeline (the first 50 entries unless --all).`;
+
+export const policyHelp = `scandesk policy get ORG_ID [--json]
+scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-request N|none] [--allowed-tools a,b|any]
+                           [--blocked-tools a,b|none] [--blocked-actions a,b|none] [--json]
+  Shows an organization's policy, or changes only the given fields of it (owners and admins).`;
+
+export const demoHelp = `scandesk demo --data-dir DIR [--scans 5000] [--seed 1] [--now ISO]
+  Fills a data directory (new or existing) with realistic demo organizations, teams, policies and
+  scans over the 90 days before --now (default: the current time rounded down to the hour).
+  The same --seed, --now and --scans always give the same data.`;

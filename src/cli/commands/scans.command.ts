@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import type { Scan, ScanList, ScanSummary } from '../../shared/api/scans';
+import { parseDateOrDateTime } from '../../shared/time';
+import { printJson, table } from '../output';
+import { count, pageFooter, scanBlock, violationsBlock } from '../scan-format';
+import { parseCount } from '../scan-input';
+import { EXIT, UsageError } from '../usage-error';
+import { CLIENT_OPTIONS, clientFrom } from './client-flags';
+import { scansHelp } from './help';
+
+const LIST_OPTIONS = {
+  ...CLIENT_OPTIONS,
+  since: { type: 'string' },
+  until: { type: 'string' },
+  tool: { type: 'string' },
+  status: { type: 'string' },
+  org: { type: 'string' },
+  'has-violations': { type: 'string' },
+  limit: { type: 'string' },
+  offset: { type: 'string' },
+} as const;
+
+/** `2` plus the worst severity, so that a critical scan stands out in a long list. */
+function violationsCell(scan: ScanSummary): string {
+  return scan.violation_count === 0 ? '0' : `${count(scan.violation_count)} (${scan.worst_severity ?? '?'})`;
+}
+
+/** The list query; shapes are checked here (exit 2), ranges and enums by the server (exit 1, its message). */
+function listQuery(values: Partial<Record<keyof typeof LIST_OPTIONS, string | boolean>>): URLSearchParams {
+  const query = new URLSearchParams();
+  const text = (flag: keyof typeof LIST_OPTIONS): string | undefined => {
+    const value = values[flag];
+    return typeof value === 'string' ? value : undefined;
+  };
+  for (const flag of ['since', 'until'] as const) {
+    const value = text(flag);
+    if (value === undefined) continue;
+    if (parseDateOrDateTime(value) === null) {
+      throw new UsageError(`--${flag} must be a date (2026-11-01) or an ISO 8601 date-time, not "${value}"`);
+    }
+    query.set(flag, value);
+  }
+  for (const flag of ['limit', 'offset'] as const) {
+    const value = text(flag);
+    if (value !== undefined) query.set(flag, String(parseCount(value, `--${flag}`)));
+  }
+  const hasViolations = text('has-violations');
+  if (hasViolations !== undefined) {
+    if (hasViolations !== 'true' && hasViolations !== 'false') {
+      throw new UsageError(`--has-violations must be true or false, not "${hasViolations}"`);
+    }
+    query.set('has_violations', hasViolations);
+  }
+  const tool = text('tool');
+  const status = text('status');
+  const org = text('org');
+  if (tool !== undefined) query.set('tool', tool);
+  if (status !== undefined) query.set('status', status);
+  if (org !== undefined) query.set('organization_id', org);
+  return query;
+}
+
+async function list(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: LIST_OPTIONS, allowPositionals: true });
+  if (positionals.length > 0) throw new UsageError(`scans list: unexpected argument "${positionals[0]}"\n${scansHelp}`);
+  const query = listQuery(values);
+  const search = query.size > 0 ? `?${query.toString()}` : '';
+  const page = await clientFrom(values).request<ScanList>('GET', `/v1/scans${search}`);
+  if (values.json) {
+    printJson(page);
+    return EXIT.ok;
+  }
+  if (page.scans.length > 0) {
+    process.stdout.write(
+      `${table(
+        ['ID', 'CREATED', 'TOOL', 'ACTION', 'TOKENS', 'STATUS', 'VIOLATIONS'],
+        page.scans.map((scan) => [
+          scan.id,
+          scan.created_at,
+          scan.tool,
+          scan.action,
+          count(scan.tokens),
+          scan.status,
+          violationsCell(scan),
+        ]),
+        { right: [4] },
+      )}\n`,
+    );
+  }
+  const offset = Number(query.get('offset') ?? 0);
+  process.stdout.write(`${pageFooter(offset, page.scans.length, page.total)}\n`);
+  return EXIT.ok;
+}
+
+async function get(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: CLIENT_OPTIONS, allowPositionals: true });
+  const [id, extra] = positionals;
+  if (id === undefined) throw new UsageError(`scans get: missing SCAN_ID\n${scansHelp}`);
+  if (extra !== undefined) throw new UsageError(`scans get: unexpected argument "${extra}"\n${scansHelp}`);
+  const scan = await clientFrom(values).request<Scan>('GET', `/v1/scans/${encodeURIComponent(id)}`);
+  if (values.json) printJson(scan);
+  else process.stdout.write(`${scanBlock(scan)}\n\n${violationsBlock(scan.violations)}\n`);
+  return EXIT.ok;
+}
+
+export async function scansCommand(args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'list':
+      return list(rest);
+    case 'get':
+      return get(rest);
+    default:
+      throw new UsageError(`scans: unknown action "${action ?? ''}"\n${scansHelp}`);
+  }
+}
