@@ -8,6 +8,8 @@ import { ErrorBodySchema } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
 import { registerEvidenceRoutes } from '../evidence/evidence.routes';
+import { registerImportRoutes } from '../evidence/imports.routes';
+import type { ImportLimits } from '../evidence/package-reader';
 import { registerPackageRoutes } from '../evidence/packages.routes';
 import { registerOrganizationRoutes } from '../organizations/organizations.routes';
 import { registerPolicyRoutes } from '../policies/policies.routes';
@@ -34,6 +36,8 @@ export interface AppOptions {
   allowHosts?: readonly string[];
   /** The built renderer to serve at `/`; without it `/` explains how to build it. */
   rendererDir?: string | null;
+  /** Evidence import limits (SPEC.md §8); the defaults, unless a test needs them small. */
+  importLimits?: Partial<ImportLimits>;
 }
 
 const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -123,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerScanRoutes(app, deps);
   registerEvidenceRoutes(app, deps);
   registerPackageRoutes(app, deps);
+  registerImportRoutes(app, { ...deps, limits: options.importLimits });
   registerStatsRoutes(app, deps);
 
   await registerRenderer(app, options.rendererDir ?? null);

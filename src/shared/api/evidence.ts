@@ -56,3 +56,10 @@ export const ExportBody = Type.Object(
   { additionalProperties: false },
 );
 export type ExportBody = Static<typeof ExportBody>;
+
+/** `POST /v1/evidence/imports` (SPEC.md §8): the scans stored now, and those already stored identically. */
+export const ImportResult = Type.Object({
+  imported: Type.Array(Id),
+  unchanged: Type.Array(Id),
+});
+export type ImportResult = Static<typeof ImportResult>;

@@ -1,0 +1,161 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id, Label, TokenCount, Timestamp } from '../../shared/api/common';
+import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../shared/api/scans';
+import { Manifest } from '../../shared/evidence-package';
+import { parseDateOrDateTime } from '../../shared/time';
+import { ApiError } from '../server/api-error';
+import { detailsFromAjv } from '../server/validation';
+
+// ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as typeof addFormatsModule;
+
+/**
+ * Scan ids become parts of entry paths and of URLs; an id with a slash or a control character
+ * could be stored but never addressed again, so imports refuse them.
+ */
+const ScanId = Type.String({
+  ...Id,
+  pattern: '^[^/\\\\\\p{Cc}]+$',
+  errorMessage: 'must not contain slashes, backslashes or control characters',
+});
+
+/**
+ * The upstream get-scan shape `{id, created_at, tool, tokens, status, violations}`; our scan
+ * object adds `action`, `organization_id` and `source`, which an import reads (action) or ignores.
+ */
+export const ScanDocument = Type.Object({
+  id: ScanId,
+  created_at: Timestamp,
+  tool: Label,
+  action: Type.Optional(Label),
+  tokens: TokenCount,
+  status: ScanStatusSchema,
+  violations: Type.Array(Violation),
+  organization_id: Type.Optional(Type.Union([Id, Type.Null()])),
+  source: Type.Optional(Type.Enum(SCAN_SOURCES)),
+});
+export type ScanDocument = Static<typeof ScanDocument>;
+
+/** The upstream get-evidence shape; in a format-1 package the timeline lives in timeline.jsonl. */
+export const EvidenceDocument = Type.Object({
+  scan_id: ScanId,
+  evidence: Type.Object({
+    request_count: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    total_tokens: TokenCount,
+    timeline: Type.Optional(Type.Array(TimelineEntry)),
+    token_breakdown: Type.Optional(TokenBreakdown),
+    violations: Type.Optional(Type.Array(Violation)),
+  }),
+});
+export type EvidenceDocument = Static<typeof EvidenceDocument>;
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
+addFormats(ajv);
+
+const compile = <T extends TSchema>(schema: T) => ajv.compile<Static<T>>(schema);
+const validators = {
+  manifest: compile(Manifest),
+  scan: compile(ScanDocument),
+  evidence: compile(EvidenceDocument),
+  timelineEntry: compile(TimelineEntry),
+};
+
+const MAX_MESSAGES = 20;
+
+/** Token counts say what they need in one phrase instead of ajv's two ("must be integer", "must be >= 0"). */
+function describe(errors: ErrorObject[]): string[] {
+  const seen = new Set<string>();
+  const messages: string[] = [];
+  const generic = detailsFromAjv(errors, 'document');
+  errors.slice(0, MAX_MESSAGES).forEach((error, index) => {
+    const schema = error.parentSchema as { type?: unknown; minimum?: unknown } | undefined;
+    const detail = generic[index];
+    if (!detail) return;
+    const tokenLike =
+      schema?.type === 'integer' && schema.minimum === 0 && ['type', 'minimum', 'maximum'].includes(error.keyword);
+    const message = `${detail.field} ${tokenLike ? 'must be an integer >= 0' : detail.message}`;
+    if (!seen.has(message)) {
+      seen.add(message);
+      messages.push(message);
+    }
+  });
+  // detailsFromAjv ends with "and N more problems" past its cap.
+  if (errors.length > MAX_MESSAGES) messages.push(generic.at(-1)!.message);
+  return messages;
+}
+
+function shapeError(entry: string, what: string, errors: ErrorObject[]): ApiError {
+  const messages = describe(errors);
+  return new ApiError(
+    'invalid_package',
+    `${entry}: not ${what}: ${messages[0] ?? 'invalid'}`,
+    messages.map((message) => ({ entry, message })),
+  );
+}
+
+function check<T>(validate: ValidateFunction<T>, value: unknown, entry: string, what: string): T {
+  if (!validate(value)) throw shapeError(entry, what, validate.errors ?? []);
+  return value;
+}
+
+export const checkManifest = (value: unknown, entry: string): Manifest =>
+  check(validators.manifest, value, entry, 'a format-1 manifest');
+export const checkScanDocument = (value: unknown, entry: string): ScanDocument =>
+  check(validators.scan, value, entry, 'a scan in the get-scan shape');
+export const checkEvidenceDocument = (value: unknown, entry: string): EvidenceDocument =>
+  check(validators.evidence, value, entry, 'evidence in the get-evidence shape');
+
+/** A timeline entry as stored: epoch ms. */
+export interface StoredEntry {
+  timestamp: number;
+  action: string;
+  tokens: number;
+}
+
+/** One timeline entry, from a JSON Lines line or an inline array; `where` names it in errors. */
+export function toStoredEntry(value: unknown, entry: string, where: string): StoredEntry {
+  if (!validators.timelineEntry(value)) {
+    const messages = describe(validators.timelineEntry.errors ?? []);
+    throw new ApiError(
+      'invalid_package',
+      `${entry} ${where}: ${messages[0] ?? 'invalid'}`,
+      messages.map((message) => ({ entry, message: `${where}: ${message}` })),
+    );
+  }
+  const timestamp = parseDateOrDateTime(value.timestamp);
+  if (timestamp === null) {
+    const message = `${where}: timestamp must be an ISO 8601 date-time`;
+    throw new ApiError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
+  }
+  return { timestamp, action: value.action, tokens: value.tokens };
+}
+
+export function parseTimelineLine(text: string, entry: string, line: number): StoredEntry {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const message = `line ${line}: not JSON (${(error as Error).message})`;
+    throw new ApiError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
+  }
+  return toStoredEntry(value, entry, `line ${line}`);
+}
+
+/** A whole JSON document; a BOM is tolerated, anything else that is not UTF-8 JSON is refused. */
+export function parseJsonDocument(data: Buffer, entry: string): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
+  } catch {
+    throw new ApiError('invalid_package', `${entry}: not UTF-8`, [{ entry, message: 'not UTF-8' }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = `not JSON (${(error as Error).message})`;
+    throw new ApiError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
+  }
+}
