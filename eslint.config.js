@@ -25,6 +25,19 @@ const NODE_BUILTINS = [
 
 const restrict = (patterns) => ['error', { patterns }];
 
+// The thin desktop shell: the only files of src/main that may import electron.
+const ELECTRON_SHELL = [
+  'src/main/index.ts',
+  'src/main/window.ts',
+  'src/main/security.ts',
+  'src/main/menu.ts',
+  'src/main/open-files.ts',
+];
+const MAIN_STAYS_MAIN = {
+  group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
+  message: 'src/main may use src/shared only.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
   js.configs.recommended,
@@ -65,35 +78,21 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**'],
-    ignores: [
-      'src/main/index.ts',
-      'src/main/window.ts',
-      'src/main/security.ts',
-      'src/main/menu.ts',
-      'src/main/open-files.ts',
-    ],
+    ignores: ELECTRON_SHELL,
     rules: {
       'no-restricted-imports': restrict([
         {
           group: ['electron', 'electron/*'],
           message: 'Only the thin shell files of src/main import electron; the core is plain Node.',
         },
-        { group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' },
+        MAIN_STAYS_MAIN,
       ]),
     },
   },
   {
-    files: [
-      'src/main/index.ts',
-      'src/main/window.ts',
-      'src/main/security.ts',
-      'src/main/menu.ts',
-      'src/main/open-files.ts',
-    ],
+    files: ELECTRON_SHELL,
     rules: {
-      'no-restricted-imports': restrict([
-        { group: ['**/renderer/**', '**/preload/**', '**/cli/**'], message: 'src/main may use src/shared only.' },
-      ]),
+      'no-restricted-imports': restrict([MAIN_STAYS_MAIN]),
     },
   },
   {
