@@ -1,0 +1,158 @@
+/**
+ * The data the evidence benchmarks share: a data dir holding one scan per timeline size, loaded
+ * straight into SQLite (seconds for a million entries, where the API would take minutes), and
+ * the evidence package of each scan, downloaded once per run.
+ */
+import { join } from 'node:path';
+import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
+import { BulkInserter, relaxForBulkLoad } from '../../src/main/demo/bulk-insert';
+import { databaseFile } from '../../src/main/paths';
+import { findWorkspaceOwner } from '../../src/main/users/users.repository';
+import { openWorkspace } from '../../src/main/workspace';
+import { downloadToFile } from './http';
+import { startServe } from './serve-child';
+import type { BenchContext } from './types';
+
+/** Timeline sizes: [full run, --quick]. */
+export const LARGE_TIMELINE = { full: 1_000_000, quick: 20_000 } as const;
+export const SMALL_TIMELINE = { full: 100_000, quick: 2_000 } as const;
+
+export const timelineSizes = (context: BenchContext): { large: number; small: number } =>
+  context.quick
+    ? { large: LARGE_TIMELINE.quick, small: SMALL_TIMELINE.quick }
+    : { large: LARGE_TIMELINE.full, small: SMALL_TIMELINE.full };
+
+export const scanIdFor = (entries: number): string => `bench-timeline-${entries}`;
+
+const ACTIONS = ['chat.completion', 'code.completion', 'embedding', 'file.read', 'tool.call', 'web.search'];
+const START_MS = Date.UTC(2025, 0, 1);
+const CHUNK_ROWS = 100;
+
+/** mulberry32: a few lines, deterministic, and fast enough for a million draws. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface TimelineDataDir {
+  dataDir: string;
+  /** Scan id by timeline length. */
+  scans: ReadonlyMap<number, string>;
+}
+
+/** Fills `dataDir` with one scan per size, each with a timeline of that many entries. */
+export async function createTimelineDataDir(dataDir: string, sizes: readonly number[]): Promise<TimelineDataDir> {
+  const workspace = await openWorkspace(dataDir);
+  let ownerId: string;
+  try {
+    ownerId = (await findWorkspaceOwner(workspace.db))!.id;
+  } finally {
+    await workspace.close();
+  }
+  const sqlite = openSqlite(databaseFile(dataDir));
+  const db = wrapSqlite(sqlite);
+  const restore = relaxForBulkLoad(sqlite);
+  const scans = new Map<number, string>();
+  try {
+    const scanRows = new BulkInserter(sqlite, db, 'scans', SCAN_SAMPLE, 1);
+    const entryRows = new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
+    for (const size of sizes) {
+      const id = scanIdFor(size);
+      const next = random(size);
+      sqlite.transaction(() => {
+        // The scan row first (foreign keys), with its totals patched in once they are known.
+        scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
+        let timestamp = START_MS;
+        let tokens = 0;
+        const breakdown = { input: 0, output: 0 };
+        for (let seq = 0; seq < size; seq++) {
+          timestamp += 1 + Math.floor(next() * 2000);
+          const count = 1 + Math.floor(next() * 4000);
+          const input = Math.floor(count * 0.7);
+          breakdown.input += input;
+          breakdown.output += count - input;
+          tokens += count;
+          entryRows.push(id, seq, timestamp, ACTIONS[Math.floor(next() * ACTIONS.length)]!, count);
+        }
+        entryRows.flush();
+        sqlite
+          .prepare('UPDATE scans SET tokens = ?, request_count = ?, token_breakdown = ? WHERE id = ?')
+          .run(tokens, size, JSON.stringify(breakdown), id);
+      })();
+      scans.set(size, id);
+    }
+  } finally {
+    restore();
+    await db.destroy();
+  }
+  return { dataDir, scans };
+}
+
+const SCAN_SAMPLE = {
+  id: '',
+  created_at: 0,
+  tool: '',
+  action: '',
+  tokens: 0,
+  status: 'completed',
+  source: 'submitted',
+  organization_id: null,
+  submitted_by: '',
+  token_breakdown: '',
+  request_count: 0,
+  violation_count: 0,
+  worst_severity: 0,
+} as const;
+const ENTRY_SAMPLE = { scan_id: '', seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
+
+/** The run's timeline data dir (both sizes), built by whichever benchmark needs it first. */
+export function timelineDataDir(context: BenchContext): Promise<TimelineDataDir> {
+  return context.memo('evidence:data-dir', async () => {
+    const { large, small } = timelineSizes(context);
+    const dataDir = context.scratch.tempDir('timeline');
+    context.log(
+      `building a data dir with ${large.toLocaleString('en-US')}- and ${small.toLocaleString('en-US')}-entry timelines`,
+    );
+    const started = performance.now();
+    const data = await createTimelineDataDir(dataDir, [large, small]);
+    context.log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return data;
+  });
+}
+
+export interface PackageFile {
+  path: string;
+  bytes: number;
+  scanId: string;
+  entries: number;
+}
+
+const packageKey = (entries: number): string => `evidence:package:${entries}`;
+
+/** Records a package a benchmark has downloaded anyway, so that no other benchmark downloads it again. */
+export function rememberPackage(context: BenchContext, file: PackageFile): void {
+  void context.memo(packageKey(file.entries), () => Promise.resolve(file));
+}
+
+/** The evidence package of the scan with `entries` timeline entries, downloaded (unmeasured) if not yet. */
+export function evidencePackage(context: BenchContext, entries: number): Promise<PackageFile> {
+  return context.memo(packageKey(entries), async () => {
+    const data = await timelineDataDir(context);
+    const scanId = data.scans.get(entries);
+    if (!scanId) throw new Error(`no ${entries}-entry scan in the timeline data dir`);
+    const path = join(context.scratch.tempDir('package'), `${scanId}.zip`);
+    const server = await startServe(context.scratch, data.dataDir);
+    try {
+      const bytes = await downloadToFile(`${server.url}/v1/scans/${scanId}/evidence/download`, server.token, path);
+      return { path, bytes, scanId, entries };
+    } finally {
+      await server.stop();
+    }
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm run bench` kept from rotting: one quick run of one benchmark checks the table, the JSON
+ * file and the cleanup, never the timings (those belong to the benchmarks, on a quiet machine).
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ResultsFile } from '../../bench/lib/results-json';
+import { COLUMNS } from '../../bench/lib/table';
+import { childEnv, cleanupProcesses, makeTempDir, ROOT } from '../helpers/serve-process';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function npmBench(args: readonly string[], tmp: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    // TMPDIR: every temp dir the harness and its server children make lands here, to be counted.
+    const child = spawn('npm', ['run', '--silent', 'bench', '--', ...args], {
+      cwd: ROOT,
+      env: childEnv({ TMPDIR: tmp }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run bench', () => {
+  afterAll(cleanupProcesses);
+
+  it('runs one benchmark quickly, prints the table and writes the JSON, leaving nothing behind', async () => {
+    const tmp = makeTempDir('scandesk-bench-smoke-');
+    const out = join(makeTempDir('scandesk-bench-out-'), 'latest.json');
+    const run = await npmBench(['--quick', '--only', 'evidence-import', '--json', out], tmp);
+    expect(run.code, run.stderr).toBe(0);
+
+    const results = JSON.parse(readFileSync(out, 'utf8')) as ResultsFile;
+    expect(results.quick).toBe(true);
+    expect(results.benchmarks).toEqual(['evidence-import']);
+    expect(results.errors).toEqual([]);
+    // Two packages, each a throughput row and a memory row.
+    expect(results.results).toHaveLength(4);
+    for (const row of results.results) {
+      expect(row.benchmark).toBe('evidence-import');
+      expect(row.label).toMatch(/^import [\d,]+-entry package/);
+      expect(Number.isFinite(row.value) && row.value >= 0, `${row.label}: ${row.value}`).toBe(true);
+      expect(row.baseline?.label).toMatch(/^unzip -p/);
+      expect(row.ratio).toBeTypeOf('number');
+      expect(['pass', 'fail', 'info']).toContain(row.status);
+    }
+    expect(results.results.map((row) => row.metric)).toEqual(['entries/s', 'MB', 'entries/s', 'MB']);
+
+    const lines = run.stdout.split('\n');
+    const header = lines.find((line) => line.startsWith('| benchmark'));
+    expect(
+      header
+        ?.split('|')
+        .map((cell) => cell.trim())
+        .filter(Boolean),
+    ).toEqual([...COLUMNS]);
+    for (const row of results.results) {
+      const line = lines.find((text) => text.startsWith(`| ${row.label} `));
+      expect(line, row.label).toBeDefined();
+      expect(line!.split('|')).toHaveLength(COLUMNS.length + 2);
+    }
+    expect(run.stdout).toMatch(/^\d+ of \d+ targets met$/m);
+
+    // No data dir, package or spooled upload left over (tsx keeps its compile cache here too).
+    expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
+  });
+
+  it('names the benchmarks there are when asked for one that is not', async () => {
+    const run = await npmBench(['--only', 'no-such-benchmark'], makeTempDir('scandesk-bench-smoke-'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown benchmark no-such-benchmark; there are: .*evidence-export/);
+  });
+});
