@@ -18,3 +18,8 @@ export class ServerError extends Error {
 export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';
 }
+
+/** A connection was made but the request broke off: a reset mid-upload, a stream that failed. */
+export class TransferError extends Error {
+  override readonly name = 'TransferError';
+}

@@ -3,6 +3,8 @@ import { ServerError } from './client-errors';
 import {
   demoHelp,
   evidenceHelp,
+  exportHelp,
+  importHelp,
   orgsHelp,
   policyHelp,
   scansHelp,
@@ -27,6 +29,8 @@ const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   submit: { help: submitHelp, load: async () => (await import('./commands/submit.command')).submitCommand },
   scans: { help: scansHelp, load: async () => (await import('./commands/scans.command')).scansCommand },
   evidence: { help: evidenceHelp, load: async () => (await import('./commands/evidence.command')).evidenceCommand },
+  export: { help: exportHelp, load: async () => (await import('./commands/export.command')).exportCommand },
+  import: { help: importHelp, load: async () => (await import('./commands/import.command')).importCommand },
   policy: { help: policyHelp, load: async () => (await import('./commands/policy.command')).policyCommand },
   demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
 };
@@ -45,7 +49,7 @@ SCANDESK_TOKEN (default: the token file of the default data directory).`;
  * Failures that carry a complete sentence for the user. Matched by name, not class, so that this
  * file need not import the workspace and database modules that define some of them.
  */
-const SELF_EXPLAINING = new Set(['UnreachableError', 'MigrationError', 'WorkspaceError']);
+const SELF_EXPLAINING = new Set(['UnreachableError', 'TransferError', 'SaveError', 'MigrationError', 'WorkspaceError']);
 
 /** Runs one command line and returns the exit code; every failure becomes one readable message. */
 export async function main(argv: string[]): Promise<number> {

@@ -61,6 +61,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: EnvOverrides;
   timeoutMs?: number;
+  /** Default: the repository root. Commands that write files by default write them here. */
+  cwd?: string;
 }
 
 /** Process groups of started servers: killed as a whole, which also catches an orphaned server. */
@@ -258,7 +260,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeProce
 /** Runs `node bin/scandesk.js ARGS` to completion. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: childEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

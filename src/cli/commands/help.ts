@@ -22,7 +22,19 @@ scandesk scans get SCAN_ID [--json]
   Lists the scans you can see, newest first, or shows one scan with its violations.`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
-  Shows a scan's evidence: totals, token breakdown, violations and the timeline (the first 50 entries unless --all).`;
+scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]
+  Shows a scan's evidence: totals, token breakdown, violations and the timeline (the first 50 entries unless --all).
+  download saves its evidence package (ZIP), by default as ./scandesk-evidence-SCAN_ID.zip; it never
+  leaves a partial file, and overwrites an existing one only with --force.`;
+
+export const exportHelp = `scandesk export --out FILE.zip [--force] SCAN_ID... [--json]
+  Saves the given scans as one evidence package (ZIP), for \`scandesk import\` on another machine.
+  Never leaves a partial file; overwrites an existing one only with --force.`;
+
+export const importHelp = `scandesk import FILE.zip... [--json]
+  Imports evidence packages (format 1, or upstream downloads), each all or nothing, and prints per file
+  the scans imported, those already present unchanged, or why the server refused it.
+  Exits 1 if any file was refused or could not be read.`;
 
 export const policyHelp = `scandesk policy get ORG_ID [--json]
 scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-request N|none] [--allowed-tools a,b|any]
