@@ -29,6 +29,7 @@ export function expectError(
 const TABLES = [
   'users',
   'tokens',
+  'sessions',
   'organizations',
   'memberships',
   'teams',

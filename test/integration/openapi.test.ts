@@ -5,6 +5,7 @@ import { createTestContext, type TestContext } from '../helpers/test-app';
 // The endpoints of SPEC.md §2 and §4–§8: each must exist and be described.
 const ENDPOINTS = [
   'get /v1/me',
+  'delete /v1/session',
   'get /v1/users',
   'post /v1/users',
   'get /v1/organizations',

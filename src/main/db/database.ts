@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { MembershipTable, OrganizationTable } from './tables/organization.table';
 import type { PolicyTable } from './tables/policy.table';
 import type { ScanTable } from './tables/scan.table';
+import type { SessionTable } from './tables/session.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
 import type { TimelineEntryTable } from './tables/timeline-entry.table';
 import type { TokenTable } from './tables/token.table';
@@ -11,6 +12,7 @@ import type { ViolationTable } from './tables/violation.table';
 export interface Database {
   users: UserTable;
   tokens: TokenTable;
+  sessions: SessionTable;
   organizations: OrganizationTable;
   memberships: MembershipTable;
   teams: TeamTable;

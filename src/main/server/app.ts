@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,6 +23,7 @@ import { ApiError } from './api-error';
 import { authenticate } from './auth';
 import { registerErrorHandler, sendError } from './errors';
 import { checkRequestOrigin } from './guards';
+import { exchangeTokenForSession, registerSessionRoutes, SESSION_COOKIE } from './session';
 import { loggerOptions, type LogDestination } from './logging';
 import { openApiOptions } from './openapi';
 import type { App } from './types';
@@ -55,6 +58,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  await app.register(fastifyCookie);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
   // Only JSON bodies are accepted on the API; anything else is a 415.
@@ -81,14 +85,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     checkRequestOrigin(request, { allowHosts: options.allowHosts ?? [], port });
-    if (request.url === '/v1' || request.url.startsWith('/v1/') || request.url.startsWith('/v1?')) {
-      request.user = await authenticate(options.db, request);
+    if (isApiPath(request.url)) {
+      request.user = await authenticate(options.db, request, SESSION_COOKIE);
       reply.header('Cache-Control', 'no-store');
     } else {
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      if (await exchangeTokenForSession(options.db, request, reply)) return reply;
     }
   });
 
+  const servesRenderer = Boolean(options.rendererDir && existsSync(join(options.rendererDir, 'index.html')));
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = API_METHODS.filter((method) => apiRoutes.find(method, path));
@@ -104,6 +110,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
           },
         ),
       );
+    }
+    // The viewer routes in the browser: a deep link such as /scans/scan_… is its index.html.
+    if (servesRenderer && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
   });
@@ -121,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const deps = { db: options.db };
   registerUserRoutes(app, deps);
+  registerSessionRoutes(app, deps);
   registerOrganizationRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerPolicyRoutes(app, deps);
@@ -130,12 +141,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerImportRoutes(app, { ...deps, limits: options.importLimits });
   registerStatsRoutes(app, deps);
 
-  await registerRenderer(app, options.rendererDir ?? null);
+  await registerRenderer(app, servesRenderer ? options.rendererDir! : null);
   return app;
 }
 
+const isApiPath = (url: string): boolean => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+
 async function registerRenderer(app: App, rendererDir: string | null): Promise<void> {
-  if (rendererDir && existsSync(rendererDir)) {
+  if (rendererDir) {
     await app.register(fastifyStatic, { root: rendererDir, prefix: '/', index: 'index.html' });
     return;
   }

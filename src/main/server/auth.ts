@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
+import { findUserBySession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
 import { ApiError } from './api-error';
 
@@ -21,8 +22,15 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? '';
 }
 
-export async function authenticate(db: Db, request: FastifyRequest): Promise<UserRow> {
+/** A bearer token, else the browser's session cookie (same-origin only: see guards.ts). */
+export async function authenticate(db: Db, request: FastifyRequest, sessionCookie: string): Promise<UserRow> {
   const token = bearerToken(request);
+  const sessionId = request.cookies[sessionCookie];
+  if (token === null && sessionId) {
+    const user = await findUserBySession(db, sessionId);
+    if (!user) throw unauthorized('the session has ended; open the sign-in link again');
+    return user;
+  }
   if (token === null) throw unauthorized('missing token; send Authorization: Bearer <token>');
   const user = token ? await findUserByToken(db, token) : undefined;
   if (!user) throw unauthorized('unknown token');

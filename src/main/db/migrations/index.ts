@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as createSchema from './2026_11_21_000000_create_schema';
+import * as createSessions from './2026_11_21_060000_create_sessions';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -7,4 +8,5 @@ import * as createSchema from './2026_11_21_000000_create_schema';
  */
 export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_000000_create_schema': createSchema,
+  '2026_11_21_060000_create_sessions': createSessions,
 };
