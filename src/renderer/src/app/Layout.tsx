@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import type { User } from '../../../shared/api/users';
+import { ErrorMessage } from '../components/QueryState';
+import { SignIn } from '../components/SignIn';
+import { ImportProvider, useImport } from '../features/import/import-context';
+import { api, ApiError } from '../lib/api-client';
+import { useGlobalShortcuts } from './shortcuts';
+import { useTheme } from './theme';
+
+const NAV = [
+  { to: '/', label: 'Overview' },
+  { to: '/scans', label: 'Scans' },
+  { to: '/import', label: 'Import' },
+  { to: '/organizations', label: 'Organizations' },
+  { to: '/settings', label: 'Settings' },
+] as const;
+
+function Shell() {
+  const { pick } = useImport();
+  const { theme, cycle } = useTheme();
+  const onImport = useCallback(() => pick(), [pick]);
+  useGlobalShortcuts(onImport);
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Scandesk
+        </Link>
+        <nav aria-label="Main">
+          {NAV.map((item) => (
+            <Link
+              key={item.to}
+              to={item.to}
+              activeOptions={{ exact: item.to === '/' }}
+              activeProps={{ 'aria-current': 'page' }}
+            >
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="topbar-actions">
+          <button type="button" className="primary" onClick={pick} title="Import evidence (Ctrl+O)">
+            Import evidence…
+          </button>
+          <button type="button" onClick={cycle} aria-label={`Theme: ${theme}. Change theme`} title={`Theme: ${theme}`}>
+            {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'}
+          </button>
+        </div>
+      </header>
+      <main className="content" id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** Everything needs a signed-in browser: without a session the API says 401 and we ask for the token. */
+export function Layout() {
+  const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me'), retry: false });
+  if (me.error instanceof ApiError && me.error.status === 401) return <SignIn />;
+  if (me.error) return <ErrorMessage error={me.error} />;
+  if (me.isPending) return <p className="state">Loading…</p>;
+  return (
+    <ImportProvider>
+      <Shell />
+    </ImportProvider>
+  );
+}
+
+export function NotFound() {
+  return (
+    <section>
+      <h1>Not found</h1>
+      <p>
+        There is no page here. <Link to="/">Go to the overview</Link>.
+      </p>
+    </section>
+  );
+}

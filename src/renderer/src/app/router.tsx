@@ -1,0 +1,45 @@
+import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { ImportPage } from '../features/import/ImportPage';
+import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
+import { OverviewPage } from '../features/overview/OverviewPage';
+import { ScanDetailPage } from '../features/scan-detail/ScanDetailPage';
+import { ScansPage } from '../features/scans/ScansPage';
+import { SettingsPage } from '../features/settings/SettingsPage';
+import { Layout, NotFound } from './Layout';
+
+// Code-based routes: every view and filter lives in the URL, so deep links survive a reload.
+// Each feature validates its own search parameters next to its page.
+
+const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+
+const overviewRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: OverviewPage });
+const scansRoute = createRoute({ getParentRoute: () => rootRoute, path: '/scans', component: ScansPage });
+const scanDetailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/scans/$scanId',
+  component: ScanDetailPage,
+});
+const importRoute = createRoute({ getParentRoute: () => rootRoute, path: '/import', component: ImportPage });
+const organizationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/organizations',
+  component: OrganizationsPage,
+});
+const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsPage });
+
+export const routeTree = rootRoute.addChildren([
+  overviewRoute,
+  scansRoute,
+  scanDetailRoute,
+  importRoute,
+  organizationsRoute,
+  settingsRoute,
+]);
+
+export const router = createRouter({ routeTree, defaultPreload: 'intent', scrollRestoration: true });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

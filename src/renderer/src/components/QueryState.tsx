@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { ApiError } from '../lib/api-client';
+
+/** Loading, error and empty states, the same everywhere: an API error shows its own message. */
+export function QueryState({
+  isPending,
+  error,
+  isEmpty = false,
+  empty = 'Nothing here yet.',
+  children,
+}: {
+  isPending: boolean;
+  error: unknown;
+  isEmpty?: boolean;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
+  if (error) return <ErrorMessage error={error} />;
+  if (isPending) {
+    return (
+      <p className="state" role="status" aria-live="polite">
+        Loading…
+      </p>
+    );
+  }
+  if (isEmpty) return <p className="state">{empty}</p>;
+  return <>{children}</>;
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div className="state state-error" role="alert">
+      <p>{message}</p>
+      {details.length > 0 && (
+        <ul>
+          {details.map((detail, index) => (
+            <li key={index}>
+              {(detail.entry ?? detail.field) ? <code>{detail.entry ?? detail.field}</code> : null} {detail.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

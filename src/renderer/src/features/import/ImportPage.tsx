@@ -1,0 +1,3 @@
+export function ImportPage() {
+  return <h1>Import</h1>;
+}

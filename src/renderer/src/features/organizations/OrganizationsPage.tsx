@@ -1,0 +1,3 @@
+export function OrganizationsPage() {
+  return <h1>Organizations</h1>;
+}

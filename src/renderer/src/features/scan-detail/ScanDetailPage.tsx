@@ -1,0 +1,3 @@
+export function ScanDetailPage() {
+  return <h1>ScanDetail</h1>;
+}

@@ -1,0 +1,3 @@
+export function ScansPage() {
+  return <h1>Scans</h1>;
+}

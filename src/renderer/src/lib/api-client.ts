@@ -1,0 +1,85 @@
+import { isErrorBody, type ErrorDetail } from '../../../shared/api/error-codes';
+
+/** An error answer of the API, carrying the contract's error body (SPEC.md §3). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+export function withQuery(path: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => undefined);
+  if (isErrorBody(body)) {
+    return new ApiError(response.status, body.error.code, body.error.message, body.error.details ?? []);
+  }
+  return new ApiError(response.status, 'unknown', `the server answered ${response.status} ${response.statusText}`, []);
+}
+
+/**
+ * The renderer talks to the server only through here: same origin, authenticated by the session
+ * cookie, every error turned into an ApiError with the server's message.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...init,
+  });
+  if (!response.ok) throw await toApiError(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}
+
+export const apiGet = <T>(path: string, query?: Query): Promise<T> => api<T>('GET', withQuery(path, query));
+
+/**
+ * Uploads a file with progress (fetch has no upload progress): used for evidence imports.
+ * Resolves with the parsed JSON body; rejects with an ApiError carrying the server's reason.
+ */
+export function uploadWithProgress<T>(
+  path: string,
+  file: Blob,
+  contentType: string,
+  onProgress: (sent: number, total: number) => void,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.withCredentials = true;
+    request.setRequestHeader('Content-Type', contentType);
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    request.onerror = () => reject(new ApiError(0, 'network', 'the server could not be reached', []));
+    request.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(request.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (request.status >= 200 && request.status < 300) resolve(body as T);
+      else if (isErrorBody(body))
+        reject(new ApiError(request.status, body.error.code, body.error.message, body.error.details ?? []));
+      else reject(new ApiError(request.status, 'unknown', `the server answered ${request.status}`, []));
+    };
+    request.send(file);
+  });
+}

@@ -1,0 +1,32 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test as base, type Page } from '@playwright/test';
+
+/** Signs the browser in the way a person does: the token link once, then the session cookie. */
+export async function signIn(page: Page, path = '/'): Promise<void> {
+  const token = process.env.SCANDESK_TOKEN;
+  if (!token) throw new Error('SCANDESK_TOKEN is not set: the global setup did not run');
+  const separator = path.includes('?') ? '&' : '?';
+  await page.goto(`${path}${separator}token=${encodeURIComponent(token)}`);
+  await expect(page).not.toHaveURL(/token=/);
+}
+
+/** axe-core: no serious or critical accessibility violations on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.length} nodes)`)).toEqual([]);
+}
+
+/** A screenshot of a main view, kept under test-results/ as an artifact. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+}
+
+export const test = base.extend<{ signedIn: Page }>({
+  signedIn: async ({ page }, use) => {
+    await signIn(page);
+    await use(page);
+  },
+});
+
+export { expect };
