@@ -39,6 +39,11 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    // The planner needs statistics to walk the scans index in list order instead of merging the
+    // visibility OR through two indexes and sorting every visible scan (~340 ms against 0.3 ms per
+    // page on a million scans). SQLite's recommended open-time optimize analyzes only tables that
+    // never were or have grown a lot since; usually it costs nothing.
+    sqlite.pragma('optimize = 0x10002');
   } catch (error) {
     sqlite.close();
     throw error;

@@ -70,7 +70,7 @@ export class BulkInserter<T extends keyof Database & string> {
 /**
  * During a bulk load, durability is worth little (a crash means rerunning the demo) and a
  * large page cache keeps the indexes' hot pages in memory. Returns the function that restores
- * the previous settings.
+ * the previous settings, after refreshing the planner's statistics.
  */
 export function relaxForBulkLoad(sqlite: SQLite.Database, cacheKib = 512 * 1024): () => void {
   const synchronous = sqlite.pragma('synchronous', { simple: true }) as number;
@@ -78,6 +78,9 @@ export function relaxForBulkLoad(sqlite: SQLite.Database, cacheKib = 512 * 1024)
   sqlite.pragma('synchronous = OFF');
   sqlite.pragma(`cache_size = ${-Math.abs(Math.trunc(cacheKib))}`);
   return () => {
+    // Fresh statistics: the planner picks list query plans by them (see openSqlite), and the next
+    // start would otherwise pay for the analysis instead.
+    sqlite.exec('ANALYZE');
     sqlite.pragma(`synchronous = ${Math.trunc(synchronous)}`);
     sqlite.pragma(`cache_size = ${Math.trunc(cacheSize)}`);
   };
