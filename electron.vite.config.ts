@@ -23,7 +23,13 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [
+      react(),
+      // Absolute asset URLs: the server answers deep links such as /scans/scan_… with index.html,
+      // whose scripts must not then resolve under /scans/. electron-vite forces './' (for file://
+      // loading, which we never do: the window loads the served UI), so override it after it.
+      { name: 'scandesk-absolute-base', config: () => ({ base: '/' }) },
+    ],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       minify: true,

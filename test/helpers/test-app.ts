@@ -32,7 +32,7 @@ export interface TestContext {
 export async function createTestContext(options: Partial<Omit<AppOptions, 'db'>> = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-test-'));
   const workspace = await openWorkspace(dataDir);
-  const app = await buildApp({ db: workspace.db, version: 'test', ...options });
+  const app = await buildApp({ db: workspace.db, version: 'test', dataDir, ...options });
   await app.ready();
   const ownerRow = await findWorkspaceOwner(workspace.db);
   const owner: TestUser = { id: ownerRow!.id, name: ownerRow!.name, token: workspace.createdToken! };

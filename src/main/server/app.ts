@@ -16,6 +16,7 @@ import { registerPackageRoutes } from '../evidence/packages.routes';
 import { registerOrganizationRoutes } from '../organizations/organizations.routes';
 import { registerPolicyRoutes } from '../policies/policies.routes';
 import { registerScanRoutes } from '../scans/scans.routes';
+import { registerSettingsRoutes } from '../settings/settings.routes';
 import { registerStatsRoutes } from '../stats/stats.routes';
 import { registerTeamRoutes } from '../teams/teams.routes';
 import { registerUserRoutes } from '../users/users.routes';
@@ -41,6 +42,8 @@ export interface AppOptions {
   rendererDir?: string | null;
   /** Evidence import limits (SPEC.md §8); the defaults, unless a test needs them small. */
   importLimits?: Partial<ImportLimits>;
+  /** The data directory, for the settings page (its token file); absent in some tests. */
+  dataDir?: string;
 }
 
 const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -56,6 +59,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bodyLimit: JSON_BODY_LIMIT,
     logger: options.log ? loggerOptions(options.log) : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // The router answers a malformed path (`/v1/scans/%zz`) or an over-long path parameter before
+    // any hook runs, by default with its own body and a 414 the contract lacks (SPEC.md §3).
+    frameworkErrors: (error, _request, reply) => {
+      const field = { field: 'path', message: error.message };
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'a path parameter is too long'
+          : 'the path is not validly percent-encoded';
+      return sendError(reply, new ApiError('validation_failed', message, [field]));
+    },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   await app.register(fastifyCookie);
@@ -140,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerPackageRoutes(app, deps);
   registerImportRoutes(app, { ...deps, limits: options.importLimits });
   registerStatsRoutes(app, deps);
+  registerSettingsRoutes(app, { ...deps, dataDir: options.dataDir, version: options.version });
 
   await registerRenderer(app, servesRenderer ? options.rendererDir! : null);
   return app;

@@ -24,6 +24,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const app = await buildApp({
     db: options.workspace.db,
     version: VERSION,
+    dataDir: options.workspace.dataDir,
     log: options.log,
     allowHosts: options.allowHosts,
     rendererDir: options.rendererDir,

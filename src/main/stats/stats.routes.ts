@@ -1,6 +1,6 @@
-import { TokenStats, TokenStatsQuery } from '../../shared/api/stats';
+import { TokenStats, TokenStatsQuery, ViolationStats, ViolationStatsQuery } from '../../shared/api/stats';
 import type { App, RouteDeps } from '../server/types';
-import { tokenStats } from './stats.service';
+import { tokenStats, violationStats } from './stats.service';
 
 export function registerStatsRoutes(app: App, { db }: RouteDeps): void {
   app.get(
@@ -14,5 +14,18 @@ export function registerStatsRoutes(app: App, { db }: RouteDeps): void {
       },
     },
     async (request) => tokenStats(db, request.user.id, request.query),
+  );
+
+  app.get(
+    '/v1/stats/violations',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Violation counts by severity and by rule over the visible scans, for charts',
+        querystring: ViolationStatsQuery,
+        response: { 200: ViolationStats },
+      },
+    },
+    async (request) => violationStats(db, request.user.id, request.query),
   );
 }

@@ -1,4 +1,11 @@
-import type { StatBucket, TokenStats, TokenStatsBucket, TokenStatsQuery } from '../../shared/api/stats';
+import type {
+  StatBucket,
+  TokenStats,
+  TokenStatsBucket,
+  TokenStatsQuery,
+  ViolationStats,
+  ViolationStatsQuery,
+} from '../../shared/api/stats';
 import { formatTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
 import { bigint } from '../db/sql-math';
@@ -49,4 +56,27 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
     if (bucket.groups) bucket.groups[String(row.group_name)] = { tokens: Number(row.tokens), scans: Number(row.scans) };
   }
   return { bucket: query.bucket, buckets: [...buckets.values()] };
+}
+
+/**
+ * Violation counts by severity and by rule over the caller's visible scans (the same visibility
+ * and filters as GET /v1/scans), for the overview's charts.
+ */
+export async function violationStats(db: Db, userId: string, query: ViolationStatsQuery): Promise<ViolationStats> {
+  const rows = await db
+    .selectFrom('scans')
+    .innerJoin('violations', 'violations.scan_id', 'scans.id')
+    .where(visibleTo(userId))
+    .where(matching(toFilters(query)))
+    .select((eb) => ['violations.severity', 'violations.rule', eb.fn.countAll<number>().as('count')])
+    .groupBy(['violations.severity', 'violations.rule'])
+    .execute();
+
+  const result: ViolationStats = { by_severity: { low: 0, medium: 0, high: 0, critical: 0 }, by_rule: {} };
+  for (const row of rows) {
+    const count = Number(row.count);
+    result.by_severity[row.severity] += count;
+    result.by_rule[row.rule] = (result.by_rule[row.rule] ?? 0) + count;
+  }
+  return result;
 }

@@ -32,3 +32,21 @@ export type TokenStatsBucket = Static<typeof TokenStatsBucket>;
 
 export const TokenStats = Type.Object({ bucket: Type.Enum(STAT_BUCKETS), buckets: Type.Array(TokenStatsBucket) });
 export type TokenStats = Static<typeof TokenStats>;
+
+export const ViolationStatsQuery = Type.Object(
+  {
+    since: Type.Optional(DateOrDateTime),
+    until: Type.Optional(DateOrDateTime),
+    organization_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type ViolationStatsQuery = Static<typeof ViolationStatsQuery>;
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const ViolationStats = Type.Object({
+  by_severity: Type.Object({ low: Count, medium: Count, high: Count, critical: Count }),
+  by_rule: Type.Record(Type.String(), Count),
+});
+export type ViolationStats = Static<typeof ViolationStats>;

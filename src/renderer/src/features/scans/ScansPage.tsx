@@ -1,3 +1,62 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useCallback, useMemo } from 'react';
+import type { ScanSummary } from '../../../../shared/api/scans';
+import { QueryState } from '../../components/QueryState';
+import { Pager } from './Pager';
+import { ScanFilters } from './ScanFilters';
+import { DEFAULT_LIMIT, pageInfo, parseScansSearch, sortPage, type ScansSearch } from './scans-search';
+import { ScansTable } from './ScansTable';
+import { useScans } from './use-scans';
+
 export function ScansPage() {
-  return <h1>Scans</h1>;
+  const search = useSearch({ from: '/scans' });
+  const navigate = useNavigate({ from: '/scans' });
+  const scans = useScans(search);
+  const go = useCallback(
+    (next: ScansSearch) => void navigate({ search: parseScansSearch(next), resetScroll: false }),
+    [navigate],
+  );
+  const open = useCallback(
+    (scan: ScanSummary) => void navigate({ to: '/scans/$scanId', params: { scanId: scan.id } }),
+    [navigate],
+  );
+  const limit = search.limit ?? DEFAULT_LIMIT;
+  const offset = search.offset ?? 0;
+  const rows = useMemo(() => sortPage(scans.data?.scans ?? [], search.sort), [scans.data, search.sort]);
+  const info = pageInfo(offset, limit, scans.data?.scans.length ?? 0, scans.data?.total ?? 0);
+
+  return (
+    <section className="scans-page">
+      <h1>Scans</h1>
+      <ScanFilters search={search} onChange={go} />
+      {search.sort && search.sort !== 'time' && (
+        <p className="note">
+          The server lists scans newest first; token sorting orders only the {rows.length} scans on this page.
+        </p>
+      )}
+      <QueryState
+        isPending={scans.isPending}
+        error={scans.error}
+        isEmpty={scans.data?.total === 0}
+        empty="No scans match these filters."
+      >
+        <div
+          className={scans.isPlaceholderData ? 'scans-results is-stale' : 'scans-results'}
+          aria-busy={scans.isFetching}
+        >
+          <Pager
+            info={info}
+            limit={limit}
+            onOffset={(nextOffset) => go({ ...search, offset: nextOffset })}
+            onLimit={(nextLimit) => go({ ...search, limit: nextLimit, offset: undefined })}
+          />
+          {rows.length === 0 ? (
+            <p className="state">This page is past the last scan.</p>
+          ) : (
+            <ScansTable rows={rows} onOpen={open} />
+          )}
+        </div>
+      </QueryState>
+    </section>
+  );
 }

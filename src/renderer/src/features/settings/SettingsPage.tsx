@@ -1,3 +1,83 @@
+import { useState } from 'react';
+import { ErrorMessage, QueryState } from '../../components/QueryState';
+import { ApiError } from '../../lib/api-client';
+import { cliSnippet, maskedCliSnippet, maskToken } from './cli-snippet';
+import { CopyButton } from './CopyButton';
+import { useSettings, useSignOut } from './use-settings';
+
 export function SettingsPage() {
-  return <h1>Settings</h1>;
+  const settings = useSettings();
+  const signOut = useSignOut();
+  const [revealed, setRevealed] = useState(false);
+  const url = window.location.origin;
+  const forbidden = settings.error instanceof ApiError && settings.error.status === 403;
+  const token = settings.data?.token ?? null;
+  const snippet = cliSnippet(url, token);
+  const shownSnippet = token && !revealed ? maskedCliSnippet(url, token) : snippet;
+
+  return (
+    <section className="settings">
+      <h1>Settings</h1>
+      <div className="card settings-card">
+        <h2>Command line</h2>
+        <dl className="settings-list">
+          <dt>API URL</dt>
+          <dd>
+            <code data-testid="api-url">{url}</code> <CopyButton value={url} label="API URL" />
+          </dd>
+          <dt>Token</dt>
+          <dd>
+            {forbidden ? (
+              <p className="state">Only the workspace owner can see the token. Ask them for a token of your own.</p>
+            ) : (
+              <QueryState
+                isPending={settings.isPending}
+                error={settings.error}
+                isEmpty={settings.isSuccess && token === null}
+                empty="The data directory has no token file: the token cannot be shown."
+              >
+                {token && (
+                  <>
+                    <code data-testid="token">{revealed ? token : maskToken(token)}</code>{' '}
+                    <button type="button" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
+                      {revealed ? 'Hide' : 'Show'}
+                    </button>{' '}
+                    <CopyButton value={token} label="token" />
+                  </>
+                )}
+              </QueryState>
+            )}
+          </dd>
+          <dt>Shell</dt>
+          <dd>
+            <pre className="settings-snippet">
+              <code data-testid="cli-snippet">{shownSnippet}</code>
+            </pre>
+            <CopyButton value={snippet} label="shell snippet" />
+          </dd>
+        </dl>
+      </div>
+      {settings.data && (
+        <div className="card settings-card">
+          <h2>Workspace</h2>
+          <dl className="settings-list">
+            <dt>Data directory</dt>
+            <dd>
+              <code>{settings.data.data_dir}</code> <CopyButton value={settings.data.data_dir} label="data directory" />
+            </dd>
+            <dt>Version</dt>
+            <dd>{settings.data.version}</dd>
+          </dl>
+        </div>
+      )}
+      <div className="card settings-card">
+        <h2>Session</h2>
+        <p>Sign this browser out. Tokens stay valid; sign in again with the token link.</p>
+        <button type="button" className="danger" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
+        {signOut.error && <ErrorMessage error={signOut.error} />}
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,95 @@
+import {
+  Area,
+  AreaChart,
+  Brush,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { ChartPoint, TimelineSource } from '../../features/scan-detail/timeline-shaping';
+import { formatCompact, formatCount } from '../../lib/format';
+
+const clock = (ms: number): string => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+
+/**
+ * Tokens per request (or per bucket) over time, violations as red diamonds, and below it an
+ * overview strip whose brush picks the zoom window.
+ */
+export function ScanTimelineChart({
+  points,
+  overview,
+  source,
+  brush,
+  onBrush,
+  highlight,
+}: {
+  points: ChartPoint[];
+  overview: ChartPoint[];
+  source: TimelineSource;
+  brush: { startIndex: number; endIndex: number };
+  onBrush: (startIndex: number, endIndex: number) => void;
+  highlight: number | undefined;
+}) {
+  const marked = points.filter((point) => point.violations > 0);
+  const unit = source === 'raw' ? 'tokens per request' : 'tokens per bucket';
+  return (
+    <div className="scan-timeline-chart">
+      <ResponsiveContainer width="100%" height={260}>
+        <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis
+            dataKey="t"
+            type="number"
+            scale="time"
+            domain={['dataMin', 'dataMax']}
+            tickFormatter={clock}
+            stroke="var(--muted)"
+          />
+          <YAxis tickFormatter={formatCompact} stroke="var(--muted)" width={56} />
+          <Tooltip
+            labelFormatter={(value) => clock(Number(value))}
+            formatter={(value, name) => [formatCount(Number(value)), name === 'tokens' ? unit : String(name)]}
+            contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
+          />
+          <Line
+            dataKey="tokens"
+            name="tokens"
+            stroke="var(--accent)"
+            dot={source === 'raw' && points.length <= 300}
+            isAnimationActive={false}
+          />
+          <Scatter data={marked} dataKey="tokens" name="violations" fill="var(--sev-critical)" shape="diamond" />
+          {highlight !== undefined && (
+            <ReferenceLine x={highlight} stroke="var(--sev-high)" strokeWidth={2} label="selected" />
+          )}
+        </ComposedChart>
+      </ResponsiveContainer>
+      {overview.length > 1 && (
+        <ResponsiveContainer width="100%" height={56}>
+          <ComposedChart data={overview} margin={{ top: 0, right: 16, bottom: 0, left: 64 }}>
+            <Brush
+              dataKey="t"
+              height={48}
+              startIndex={brush.startIndex}
+              endIndex={brush.endIndex}
+              tickFormatter={clock}
+              stroke="var(--accent)"
+              fill="var(--surface)"
+              onChange={(range) => onBrush(range.startIndex ?? 0, range.endIndex ?? overview.length - 1)}
+            >
+              <AreaChart data={overview}>
+                <Area dataKey="tokens" stroke="var(--muted)" fill="var(--surface-2)" isAnimationActive={false} />
+              </AreaChart>
+            </Brush>
+          </ComposedChart>
+        </ResponsiveContainer>
+      )}
+    </div>
+  );
+}

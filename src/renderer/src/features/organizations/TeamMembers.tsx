@@ -1,0 +1,97 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Role } from '../../../../shared/api/common';
+import type { TeamSummary } from '../../../../shared/api/teams';
+import { ErrorMessage, QueryState } from '../../components/QueryState';
+import { formatDateTime } from '../../lib/format';
+import { GuardedButton } from './Guarded';
+import { useMembers } from './organizations-api';
+import { permission } from './permissions';
+import { useAddTeamMember, useRemoveTeamMember, useTeamMembers } from './teams-api';
+
+export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSummary; role: Role | undefined }) {
+  const members = useTeamMembers(team.id);
+  const orgMembers = useMembers(orgId);
+  const add = useAddTeamMember(orgId, team.id);
+  const remove = useRemoveTeamMember(orgId, team.id);
+  const may = permission(role, 'edit-team-members');
+  const selectId = useId();
+  const [userId, setUserId] = useState('');
+
+  const list = members.data?.members ?? [];
+  const inTeam = new Set(list.map((m) => m.user_id));
+  const candidates = (orgMembers.data?.members ?? []).filter((m) => !inTeam.has(m.user_id));
+
+  const submit = (event: FormEvent): void => {
+    event.preventDefault();
+    if (userId) add.mutate(userId, { onSuccess: () => setUserId('') });
+  };
+
+  return (
+    <section className="card org-team-members" aria-labelledby="org-team-members-heading">
+      <h4 id="org-team-members-heading">Members of {team.name}</h4>
+      <QueryState
+        isPending={members.isPending}
+        error={members.error}
+        isEmpty={list.length === 0}
+        empty="This team has no members yet."
+      >
+        <table className="org-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">User id</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((member) => (
+              <tr key={member.user_id}>
+                <td>{member.name}</td>
+                <td>
+                  <code>{member.user_id}</code>
+                </td>
+                <td>{formatDateTime(member.added_at)}</td>
+                <td>
+                  <GuardedButton
+                    permission={may}
+                    disabled={remove.isPending}
+                    aria-label={`Remove ${member.name} from ${team.name}`}
+                    onClick={() => remove.mutate(member.user_id)}
+                  >
+                    Remove
+                  </GuardedButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </QueryState>
+      {remove.error ? <ErrorMessage error={remove.error} /> : null}
+      <form className="org-row" onSubmit={submit}>
+        <label htmlFor={selectId}>Add an organization member</label>
+        <select
+          id={selectId}
+          value={userId}
+          onChange={(e) => setUserId(e.target.value)}
+          disabled={!may.allowed || candidates.length === 0}
+          title={may.reason ?? undefined}
+        >
+          <option value="">{candidates.length === 0 ? 'Everyone is already in the team' : 'Choose a member…'}</option>
+          {candidates.map((m) => (
+            <option key={m.user_id} value={m.user_id}>
+              {m.name} ({m.user_id})
+            </option>
+          ))}
+        </select>
+        <GuardedButton type="submit" permission={may} disabled={!userId || add.isPending}>
+          Add to team
+        </GuardedButton>
+      </form>
+      {add.error ? <ErrorMessage error={add.error} /> : null}
+      {orgMembers.error ? <ErrorMessage error={orgMembers.error} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import type { StatBucket } from '../../../../shared/api/stats';
+import type { RangePreset, SelectedRange } from './overview-search';
+
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+export const PRESET_MS: Record<RangePreset, number> = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '90d': 90 * DAY };
+
+export const PRESET_LABEL: Record<RangePreset, string> = {
+  '24h': '24 h',
+  '7d': '7 d',
+  '30d': '30 d',
+  '90d': '90 d',
+};
+
+export interface TimeRange {
+  /** Epoch ms, inclusive. */
+  since: number;
+  /** Epoch ms, exclusive. */
+  until: number;
+  bucket: StatBucket;
+}
+
+export const bucketWidth = (bucket: StatBucket): number => (bucket === 'hour' ? HOUR : DAY);
+
+/**
+ * The span the charts query. Presets end at `now` rounded up to the next hour, so that the query
+ * key (and the browser cache) stays the same for a while and the last bucket is whole; hour
+ * buckets up to 7 days, day buckets beyond. A custom range covers its `until` day too.
+ */
+export function toTimeRange(search: SelectedRange, now: number): TimeRange {
+  if (search.range === 'custom') {
+    const since = Date.parse(`${search.since}T00:00:00.000Z`);
+    const until = Date.parse(`${search.until}T00:00:00.000Z`) + DAY;
+    return { since, until, bucket: until - since <= 7 * DAY ? 'hour' : 'day' };
+  }
+  const until = Math.ceil(now / HOUR) * HOUR;
+  const span = PRESET_MS[search.range];
+  const bucket: StatBucket = span <= 7 * DAY ? 'hour' : 'day';
+  // Day buckets start at UTC midnight: start the range on one so the first bucket is whole.
+  const since = bucket === 'day' ? Math.floor((until - span) / DAY) * DAY : until - span;
+  return { since, until, bucket };
+}
+
+export function describeRange(search: SelectedRange): string {
+  if (search.range === 'custom') {
+    return search.since === search.until ? `on ${search.since}` : `from ${search.since} to ${search.until}`;
+  }
+  return `in the last ${PRESET_LABEL[search.range].replace(' h', ' hours').replace(' d', ' days')}`;
+}
+
+/** `YYYY-MM-DD` (UTC) of an instant: what a date input shows for a range's ends. */
+export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** Axis and table label of a bucket start, in UTC like the buckets themselves. */
+export function formatBucketStart(start: number, bucket: StatBucket): string {
+  const iso = new Date(start).toISOString();
+  return bucket === 'hour' ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+}

@@ -1,0 +1,164 @@
+import type { TimelineBucket } from '../../../../shared/api/evidence';
+import type { TimelineEntry, Violation } from '../../../../shared/api/scans';
+
+/** More raw points than this and the chart draws server-side buckets instead (SPEC.md §6). */
+export const RAW_POINT_LIMIT = 2000;
+/** Buckets asked for over the whole timeline; zooming shows the ones in the window. */
+export const BUCKET_COUNT = 1000;
+/** The entries table needs the whole timeline: beyond this we do not ship it to the page. */
+export const FULL_TIMELINE_LIMIT = 100_000;
+
+export type TimelineSource = 'raw' | 'buckets';
+
+/** One chart point: a request (raw) or a bucket of requests. */
+export interface ChartPoint {
+  /** Epoch ms: the request's time, or the bucket's start. */
+  t: number;
+  /** The bucket's end (exclusive); equal to `t` for a request. */
+  end: number;
+  tokens: number;
+  /** Requests in the point: 1 for a request. */
+  count: number;
+  violations: number;
+  /** The timeline entry's index, for raw points. */
+  index?: number;
+}
+
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
+
+export const needsBuckets = (requestCount: number): boolean => requestCount > RAW_POINT_LIMIT;
+
+/** Entry index → number of violations that point at it. */
+export function violationsByEntry(violations: readonly Violation[]): Map<number, number> {
+  const byEntry = new Map<number, number>();
+  for (const violation of violations) {
+    if (violation.timeline_index !== null) {
+      byEntry.set(violation.timeline_index, (byEntry.get(violation.timeline_index) ?? 0) + 1);
+    }
+  }
+  return byEntry;
+}
+
+const inWindow = (point: ChartPoint, window: TimeWindow | undefined): boolean =>
+  !window || (point.end >= window.from && point.t <= window.to);
+
+export function rawPoints(
+  timeline: readonly TimelineEntry[],
+  byEntry: ReadonlyMap<number, number>,
+  window?: TimeWindow,
+): ChartPoint[] {
+  const points: ChartPoint[] = [];
+  timeline.forEach((entry, index) => {
+    const t = Date.parse(entry.timestamp);
+    const point = { t, end: t, tokens: entry.tokens, count: 1, violations: byEntry.get(index) ?? 0, index };
+    if (inWindow(point, window)) points.push(point);
+  });
+  return points;
+}
+
+export function bucketPoints(buckets: readonly TimelineBucket[], window?: TimeWindow): ChartPoint[] {
+  return buckets
+    .map((bucket) => ({
+      t: Date.parse(bucket.start),
+      end: Date.parse(bucket.end),
+      tokens: bucket.tokens,
+      count: bucket.count,
+      violations: bucket.violations,
+    }))
+    .filter((point) => inWindow(point, window));
+}
+
+/** How many requests a window holds, counted from the buckets (whole buckets that overlap it). */
+export function requestsInWindow(buckets: readonly TimelineBucket[], window: TimeWindow): number {
+  return bucketPoints(buckets, window).reduce((sum, point) => sum + point.count, 0);
+}
+
+/**
+ * Raw points when the timeline is small, or when the zoom window holds few enough requests and the
+ * raw timeline is at hand; buckets otherwise, so the chart never draws more than ~2,000 marks.
+ */
+export function chooseSource(options: {
+  requestCount: number;
+  buckets: readonly TimelineBucket[] | undefined;
+  window: TimeWindow | undefined;
+  rawAvailable: boolean;
+}): TimelineSource {
+  const { requestCount, buckets, window, rawAvailable } = options;
+  if (!needsBuckets(requestCount)) return 'raw';
+  if (!window || !buckets || !rawAvailable) return 'buckets';
+  return requestsInWindow(buckets, window) <= RAW_POINT_LIMIT ? 'raw' : 'buckets';
+}
+
+/** The brush's indices over the overview points for a window (the whole range without one). */
+export function indicesForWindow(
+  points: readonly ChartPoint[],
+  window: TimeWindow | undefined,
+): { startIndex: number; endIndex: number } {
+  const last = Math.max(0, points.length - 1);
+  if (!window || points.length === 0) return { startIndex: 0, endIndex: last };
+  let startIndex = points.findIndex((point) => point.end >= window.from);
+  if (startIndex < 0) startIndex = last;
+  let endIndex = last;
+  while (endIndex > startIndex && points[endIndex]!.t > window.to) endIndex -= 1;
+  return { startIndex, endIndex };
+}
+
+/** The window the brush selects; undefined when it covers everything (no zoom). */
+export function windowForIndices(
+  points: readonly ChartPoint[],
+  startIndex: number,
+  endIndex: number,
+): TimeWindow | undefined {
+  if (points.length === 0) return undefined;
+  const start = Math.max(0, Math.min(startIndex, endIndex));
+  const end = Math.min(points.length - 1, Math.max(startIndex, endIndex));
+  if (start === 0 && end === points.length - 1) return undefined;
+  const from = points[start]!.t;
+  const to = Math.max(points[end]!.end, from + 1);
+  return { from, to };
+}
+
+/** Indexes of the entries whose action contains the text (case-insensitive); all without text. */
+export function filterEntryIndexes(timeline: readonly TimelineEntry[], actionText: string | undefined): number[] {
+  const needle = actionText?.trim().toLowerCase();
+  const indexes: number[] = [];
+  timeline.forEach((entry, index) => {
+    if (!needle || entry.action.toLowerCase().includes(needle)) indexes.push(index);
+  });
+  return indexes;
+}
+
+/** The chart's text alternative: what is drawn, over which span, and how many violations are marked. */
+export function timelineSummary(
+  points: readonly ChartPoint[],
+  source: TimelineSource,
+  requestCount: number,
+  format: (n: number) => string,
+  formatTime: (ms: number) => string,
+): string {
+  if (points.length === 0) return 'No requests in this range.';
+  const requests = points.reduce((sum, point) => sum + point.count, 0);
+  const peak = points.reduce((max, point) => (point.tokens > max.tokens ? point : max), points[0]!);
+  const violations = points.reduce((sum, point) => sum + point.violations, 0);
+  const span = `from ${formatTime(points[0]!.t)} to ${formatTime(points[points.length - 1]!.end)}`;
+  const what =
+    source === 'raw'
+      ? `${format(requests)} of ${format(requestCount)} requests`
+      : `${format(requests)} of ${format(requestCount)} requests in ${format(points.length)} time buckets`;
+  const peakText =
+    source === 'raw'
+      ? `the largest request used ${format(peak.tokens)} tokens`
+      : `the busiest bucket used ${format(peak.tokens)} tokens`;
+  const violationText = violations === 1 ? '1 violation is marked' : `${format(violations)} violations are marked`;
+  return `Tokens per ${source === 'raw' ? 'request' : 'bucket'}: ${what} ${span}; ${peakText}; ${violationText}.`;
+}
+
+/** A token breakdown as chart rows, largest first. */
+export function breakdownRows(breakdown: Record<string, number> | undefined): { name: string; tokens: number }[] {
+  return Object.entries(breakdown ?? {})
+    .map(([name, tokens]) => ({ name, tokens }))
+    .sort((a, b) => b.tokens - a.tokens || a.name.localeCompare(b.name));
+}

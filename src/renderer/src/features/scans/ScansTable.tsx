@@ -1,0 +1,136 @@
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useRef, useState } from 'react';
+import type { ScanSummary } from '../../../../shared/api/scans';
+import { formatCount, formatDateTime } from '../../lib/format';
+import { isActivatable, isTypingTarget, listKeyAction } from './list-keys';
+import { SeverityBadge } from './SeverityBadge';
+
+const column = createColumnHelper<ScanSummary>();
+
+const COLUMNS = [
+  column.accessor('id', {
+    header: 'ID',
+    cell: (info) => (
+      <Link to="/scans/$scanId" params={{ scanId: info.getValue() }} className="mono">
+        {info.getValue()}
+      </Link>
+    ),
+  }),
+  column.accessor('created_at', {
+    header: 'Time',
+    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
+  }),
+  column.accessor('tool', { header: 'Tool' }),
+  column.accessor('action', { header: 'Action' }),
+  column.accessor('tokens', { header: 'Tokens', cell: (info) => formatCount(info.getValue()) }),
+  column.accessor('status', { header: 'Status' }),
+  column.accessor('violation_count', {
+    header: 'Violations',
+    cell: (info) => {
+      const severity = info.row.original.worst_severity;
+      const count = info.getValue();
+      if (count === 0 || !severity) return <span className="muted">0</span>;
+      return (
+        <SeverityBadge severity={severity}>
+          {count} · {severity}
+        </SeverityBadge>
+      );
+    },
+  }),
+];
+
+const ROW_HEIGHT = 37;
+
+/** One page of scans, virtualized (a page may hold 500 rows); j/k select, Enter or a click opens. */
+export function ScansTable({ rows, onOpen }: { rows: ScanSummary[]; onOpen: (scan: ScanSummary) => void }) {
+  // The app does not use the React Compiler; the warning is about its memoization only.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel() });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const [selected, setSelected] = useState(-1);
+  // A new page starts without a selection; j picks its first row.
+  const [rowsSeen, setRowsSeen] = useState(rows);
+  if (rowsSeen !== rows) {
+    setRowsSeen(rows);
+    setSelected(-1);
+  }
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return;
+      const action = listKeyAction(event.key, selected, rows.length);
+      if (!action || (action.type === 'open' && isActivatable(event.target))) return;
+      event.preventDefault();
+      if (action.type === 'open') onOpen(rows[action.index]!);
+      else {
+        setSelected(action.index);
+        virtualizer.scrollToIndex(action.index, { align: 'auto' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [rows, selected, onOpen, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const tableRows = table.getRowModel().rows;
+  const paddingTop = items[0]?.start ?? 0;
+  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+
+  return (
+    <div ref={scrollRef} className="scans-scroll" tabIndex={0} aria-label="Scans (j/k to move, Enter to open)">
+      <table className="scans-table">
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <th key={header.id} scope="col" className={`col-${header.column.id}`}>
+                  {flexRender(header.column.columnDef.header, header.getContext())}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {paddingTop > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={COLUMNS.length} style={{ height: paddingTop, padding: 0 }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const row = tableRows[item.index]!;
+            const isSelected = item.index === selected;
+            return (
+              <tr
+                key={row.id}
+                data-index={item.index}
+                data-selected={isSelected || undefined}
+                className={isSelected ? 'selected' : undefined}
+                style={{ height: ROW_HEIGHT }}
+                onClick={() => onOpen(row.original)}
+              >
+                {row.getVisibleCells().map((cell) => (
+                  <td key={cell.id} className={`col-${cell.column.id}`}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+          {paddingBottom > 0 && (
+            <tr aria-hidden="true">
+              <td colSpan={COLUMNS.length} style={{ height: paddingBottom, padding: 0 }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

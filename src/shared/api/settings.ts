@@ -1,0 +1,11 @@
+import { Type, type Static } from 'typebox';
+
+/** The viewer's settings page; the API URL is the page's own origin, so it is not sent. */
+export const Settings = Type.Object({
+  data_dir: Type.String(),
+  version: Type.String(),
+  token: Type.Union([Type.String(), Type.Null()], {
+    description: "The workspace owner's token from the data directory's token file; null if that file is missing",
+  }),
+});
+export type Settings = Static<typeof Settings>;

@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { Scan, ScanList } from '../../src/shared/api/scans';
+import { expect, expectAccessible, saveScreenshot, signIn, test } from './fixtures';
+
+const pageLabel = (page: Page) => page.getByRole('navigation', { name: 'Pages' }).locator('.pager-label');
+/**
+ * Opens a path inside the running app. A reload or page.goto of a nested path such as
+ * /scans/scan_… cannot work yet: the renderer build links its assets relative (./assets/…).
+ */
+async function openInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+}
+
+const rows = (page: Page) => page.locator('.scans-table tbody tr[data-index]');
+
+/** A demo scan whose violation points at a timeline entry past the first few, found through the API. */
+async function scanWithEntryViolation(page: Page): Promise<{ scan: Scan; entry: number }> {
+  const list = (await (await page.request.get('/v1/scans?has_violations=true&limit=100')).json()) as ScanList;
+  for (const summary of list.scans) {
+    const scan = (await (await page.request.get(`/v1/scans/${summary.id}`)).json()) as Scan;
+    const violation = scan.violations.find((v) => v.timeline_index !== null && v.timeline_index >= 3);
+    if (violation) return { scan, entry: violation.timeline_index! };
+  }
+  throw new Error('the demo data has no scan with a violation on a later timeline entry');
+}
+
+test('filters by tool and violations, pages through, and keeps it all on reload', async ({ page }) => {
+  await signIn(page, '/scans');
+  await expect(pageLabel(page)).toHaveText(/^1–50 of [\d,]+$/);
+
+  await page.keyboard.press('/');
+  await expect(page.getByLabel('Tool')).toBeFocused();
+  await page.keyboard.type('Cursor');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/[?&]tool=Cursor/);
+  await page.getByLabel('Violations').selectOption('true');
+  await expect(page).toHaveURL(/has_violations=true/);
+  await expect(rows(page).first()).toBeVisible();
+  const first = await pageLabel(page).textContent();
+  const total = Number(/of ([\d,]+)$/.exec(first ?? '')![1]!.replaceAll(',', ''));
+  expect(total).toBeGreaterThan(50);
+  for (const tool of await page.locator('.scans-table td.col-tool').allTextContents()) expect(tool).toBe('Cursor');
+  await expect(page.locator('.scans-table td.col-violation_count .badge').first()).toBeVisible();
+
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await expect(page).toHaveURL(/offset=50/);
+  await expect(pageLabel(page)).toHaveText(`51–${Math.min(100, total)} of ${total.toLocaleString('en-US')}`);
+
+  await page.reload();
+  await expect(page).toHaveURL(/tool=Cursor/);
+  await expect(page).toHaveURL(/offset=50/);
+  await expect(pageLabel(page)).toHaveText(`51–${Math.min(100, total)} of ${total.toLocaleString('en-US')}`);
+  await expect(page.getByLabel('Tool')).toHaveValue('Cursor');
+  await expect(page.getByLabel('Violations')).toHaveValue('true');
+
+  await page.getByRole('button', { name: '← Previous' }).click();
+  await expect(pageLabel(page)).toHaveText(/^1–50 of /);
+  await expectAccessible(page);
+  await saveScreenshot(page, 'scans');
+});
+
+test('j/k select a row, Enter opens it, and Back returns to the filtered list', async ({ page }) => {
+  await signIn(page, '/scans?has_violations=true');
+  await expect(rows(page).first()).toBeVisible();
+  await page.locator('h1').click();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  const selected = page.locator('.scans-table tbody tr.selected');
+  await expect(selected).toHaveAttribute('data-index', '1');
+  const id = await selected.locator('td.col-id').textContent();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/scans/${id}$`));
+  await expect(page.getByText(id!, { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: '← Back to scans' }).click();
+  await expect(page).toHaveURL(/\/scans\?has_violations=true$/);
+});
+
+test('a scan with violations: timeline chart, entries, jump to an entry, download its evidence', async ({ page }) => {
+  await signIn(page, '/scans');
+  const { scan, entry } = await scanWithEntryViolation(page);
+  await openInApp(page, `/scans/${scan.id}`);
+  await expect(page.getByRole('heading', { name: 'Evidence timeline' })).toBeVisible();
+  await expect(page.locator('.chart-figure figcaption').last()).toContainText('Tokens per request');
+  await expect(page.locator('.scan-timeline-chart svg').first()).toBeVisible();
+  await expect(page.locator('.entries-table tbody tr[data-entry]').first()).toBeVisible();
+
+  await page
+    .getByRole('button', { name: `Show entry #${entry}` })
+    .first()
+    .click();
+  await expect(page).toHaveURL(new RegExp(`entry=${entry}`));
+  const row = page.locator(`.entries-table tr[data-entry="${entry}"]`);
+  await expect(row).toHaveClass(/highlighted/);
+  await expect(row).toBeInViewport();
+
+  // Zoom: move the brush's left handle (it takes arrow keys); the window lands in the URL and the caption says what is shown.
+  await page.locator('.recharts-brush-traveller').first().focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await expect(page).toHaveURL(/from=\d+&to=\d+|to=\d+.*from=\d+/);
+  await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeVisible();
+  await page.getByRole('button', { name: 'Reset zoom' }).click();
+  await expect(page).not.toHaveURL(/from=/);
+
+  await page.getByLabel('Filter entries by action').fill(scan.action);
+  await expect(page).toHaveURL(/action=/);
+  await expect(page.locator('.entries-table tbody tr[data-entry]').first()).toContainText(scan.action);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download evidence' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`scandesk-evidence-${scan.id}.zip`);
+  const bytes = readFileSync((await download.path())!);
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+
+  await expectAccessible(page);
+  await saveScreenshot(page, 'scan-detail');
+});
+
+test('an unknown scan says so', async ({ page }) => {
+  await signIn(page, '/scans');
+  await openInApp(page, '/scans/scan_DOESNOTEXIST');
+  await expect(page.getByRole('alert')).toContainText('Scan not found');
+});
+
+test('a scan detail deep link survives a reload', async ({ page }) => {
+  await signIn(page, '/scans/scan_DOESNOTEXIST?entry=3');
+  await expect(page.getByRole('alert')).toContainText('Scan not found');
+  await page.reload();
+  await expect(page).toHaveURL(/\/scans\/scan_DOESNOTEXIST\?entry=3$/);
+  await expect(page.getByRole('alert')).toContainText('Scan not found');
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { TimelineBucket } from '../../src/shared/api/evidence';
+import type { TimelineEntry, Violation } from '../../src/shared/api/scans';
+import { parseScanDetailSearch } from '../../src/renderer/src/features/scan-detail/detail-search';
+import {
+  breakdownRows,
+  bucketPoints,
+  chooseSource,
+  filterEntryIndexes,
+  indicesForWindow,
+  rawPoints,
+  requestsInWindow,
+  timelineSummary,
+  violationsByEntry,
+  windowForIndices,
+} from '../../src/renderer/src/features/scan-detail/timeline-shaping';
+
+const T0 = Date.parse('2026-11-20T00:00:00.000Z');
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+const timeline: TimelineEntry[] = [0, 1, 2, 3, 4].map((i) => ({
+  timestamp: iso(T0 + i * 1000),
+  action: i % 2 ? 'shell.exec' : 'code.edit',
+  tokens: 10 * (i + 1),
+}));
+
+const violation = (timeline_index: number | null): Violation => ({
+  id: `vio_${timeline_index}`,
+  rule: 'action.blocked',
+  severity: 'high',
+  message: 'm',
+  timeline_index,
+});
+
+/** 10 buckets of 1,000 requests each over 10 s. */
+const buckets: TimelineBucket[] = Array.from({ length: 10 }, (_, i) => ({
+  start: iso(T0 + i * 1000),
+  end: iso(T0 + (i + 1) * 1000),
+  count: 1000,
+  tokens: 5000,
+  min_tokens: 1,
+  max_tokens: 9,
+  violations: i === 3 ? 2 : 0,
+}));
+
+describe('parseScanDetailSearch', () => {
+  it('keeps a full window, an entry and a filter', () => {
+    expect(parseScanDetailSearch({ action: 'shell', entry: '5', from: '100', to: 200 })).toEqual({
+      action: 'shell',
+      entry: 5,
+      from: 100,
+      to: 200,
+    });
+  });
+
+  it('drops junk and half or inverted windows', () => {
+    expect(parseScanDetailSearch({ entry: -1, from: 5, action: '  ' })).toEqual({});
+    expect(parseScanDetailSearch({ from: 9, to: 3, entry: 'x' })).toEqual({});
+    expect(parseScanDetailSearch(undefined)).toEqual({});
+  });
+});
+
+describe('chart points', () => {
+  it('marks raw points that carry violations and clips them to the window', () => {
+    const byEntry = violationsByEntry([violation(1), violation(1), violation(null)]);
+    expect(byEntry.get(1)).toBe(2);
+    const points = rawPoints(timeline, byEntry);
+    expect(points).toHaveLength(5);
+    expect(points[1]).toMatchObject({ index: 1, violations: 2, tokens: 20, count: 1 });
+    expect(rawPoints(timeline, byEntry, { from: T0 + 1000, to: T0 + 3000 }).map((p) => p.index)).toEqual([1, 2, 3]);
+  });
+
+  it('turns buckets into points and counts requests in a window', () => {
+    expect(bucketPoints(buckets)).toHaveLength(10);
+    expect(bucketPoints(buckets)[3]).toMatchObject({ t: T0 + 3000, end: T0 + 4000, count: 1000, violations: 2 });
+    // 2.5 s to 3.5 s overlaps two buckets.
+    expect(requestsInWindow(buckets, { from: T0 + 2500, to: T0 + 3500 })).toBe(2000);
+  });
+});
+
+describe('chooseSource', () => {
+  it('draws raw points for small timelines', () => {
+    expect(chooseSource({ requestCount: 2000, buckets: undefined, window: undefined, rawAvailable: true })).toBe('raw');
+  });
+
+  it('draws buckets for large ones until the window holds few enough requests', () => {
+    const large = { requestCount: 10_000, buckets, rawAvailable: true };
+    expect(chooseSource({ ...large, window: undefined })).toBe('buckets');
+    expect(chooseSource({ ...large, window: { from: T0, to: T0 + 5000 } })).toBe('buckets');
+    expect(chooseSource({ ...large, window: { from: T0 + 2500, to: T0 + 3500 } })).toBe('raw');
+    expect(chooseSource({ ...large, window: { from: T0 + 2500, to: T0 + 3500 }, rawAvailable: false })).toBe('buckets');
+  });
+});
+
+describe('brush and window', () => {
+  const points = rawPoints(timeline, new Map());
+
+  it('round-trips brush indices and windows', () => {
+    const window = windowForIndices(points, 1, 3);
+    expect(window).toEqual({ from: T0 + 1000, to: T0 + 3000 });
+    expect(indicesForWindow(points, window)).toEqual({ startIndex: 1, endIndex: 3 });
+  });
+
+  it('treats the whole range as no zoom and tolerates odd input', () => {
+    expect(windowForIndices(points, 0, 4)).toBeUndefined();
+    expect(windowForIndices([], 0, 0)).toBeUndefined();
+    expect(windowForIndices(points, 3, 1)).toEqual({ from: T0 + 1000, to: T0 + 3000 });
+    expect(indicesForWindow(points, undefined)).toEqual({ startIndex: 0, endIndex: 4 });
+    expect(indicesForWindow(points, { from: T0 + 99_000, to: T0 + 99_999 })).toEqual({ startIndex: 4, endIndex: 4 });
+  });
+});
+
+describe('entries, summary, breakdown', () => {
+  it('filters entries by action text, case-insensitively', () => {
+    expect(filterEntryIndexes(timeline, 'SHELL')).toEqual([1, 3]);
+    expect(filterEntryIndexes(timeline, ' ')).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('summarizes the chart in a sentence', () => {
+    const fmt = (n: number): string => n.toLocaleString('en-US');
+    const time = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
+    expect(timelineSummary(rawPoints(timeline, violationsByEntry([violation(2)])), 'raw', 5, fmt, time)).toBe(
+      'Tokens per request: 5 of 5 requests from 00:00:00 to 00:00:04; the largest request used 50 tokens; 1 violation is marked.',
+    );
+    expect(timelineSummary(bucketPoints(buckets), 'buckets', 10_000, fmt, time)).toContain(
+      '10,000 of 10,000 requests in 10 time buckets',
+    );
+    expect(timelineSummary([], 'raw', 0, fmt, time)).toBe('No requests in this range.');
+  });
+
+  it('orders the token breakdown largest first', () => {
+    expect(breakdownRows({ input: 5, cached: 9, output: 5 })).toEqual([
+      { name: 'cached', tokens: 9 },
+      { name: 'input', tokens: 5 },
+      { name: 'output', tokens: 5 },
+    ]);
+    expect(breakdownRows(undefined)).toEqual([]);
+  });
+});
