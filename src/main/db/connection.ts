@@ -1,5 +1,15 @@
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type DialectAdapter,
+  type Driver,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './database';
 
 export interface OpenOptions {
@@ -16,9 +26,29 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+// Kysely begins transactions DEFERRED: they start as readers and become writers at their first
+// write. In WAL mode, if another connection (the CLI's demo loader, the desktop app, any process
+// on the same data directory) committed in between, that upgrade fails at once with SQLITE_BUSY:
+// the busy timeout does not apply, since waiting cannot help a stale snapshot. Taking the write
+// lock at BEGIN makes SQLite wait (busy_timeout) instead. Within this process all queries share
+// one connection and are serialized anyway, so this costs no concurrency.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
 class ScandeskSqliteDialect extends SqliteDialect {
+  constructor(private readonly driverConfig: SqliteDialectConfig) {
+    super(driverConfig);
+  }
+
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.driverConfig);
   }
 }
 
