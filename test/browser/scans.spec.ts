@@ -64,6 +64,75 @@ test('filters by tool and violations, pages through, and keeps it all on reload'
   await saveScreenshot(page, 'scans');
 });
 
+/** Tokens of every row of the current page, read while scrolling through the virtualized table. */
+async function pageTokens(page: Page): Promise<number[]> {
+  const byIndex = new Map<number, number>();
+  const read = async (): Promise<void> => {
+    for (const row of await rows(page).all()) {
+      const index = Number(await row.getAttribute('data-index'));
+      byIndex.set(index, Number((await row.locator('td.col-tokens').textContent())!.replace(/\D/g, '')));
+    }
+  };
+  const scroller = page.locator('.scans-scroll');
+  await read();
+  for (let step = 0; step < 20; step++) {
+    const done = await scroller.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1);
+    if (done) break;
+    await scroller.evaluate((el) => el.scrollBy(0, el.clientHeight / 2));
+    await page.waitForTimeout(50);
+    await read();
+  }
+  await scroller.evaluate((el) => el.scrollTo(0, 0));
+  return [...byIndex.entries()].sort(([a], [b]) => a - b).map(([, tokens]) => tokens);
+}
+
+test('sorting by tokens orders the whole list on the server, from the first page, and survives a reload', async ({
+  page,
+}) => {
+  await signIn(page, '/scans');
+  const tokensHeader = page.getByRole('columnheader', { name: 'Tokens' });
+  const timeHeader = page.getByRole('columnheader', { name: 'Time' });
+  await expect(timeHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(tokensHeader).not.toHaveAttribute('aria-sort');
+  const newestFirst = (await (await page.request.get('/v1/scans?limit=50')).json()) as ScanList;
+  const mostFirst = (await (await page.request.get('/v1/scans?limit=50&sort=-tokens')).json()) as ScanList;
+
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await expect(page).toHaveURL(/offset=50/);
+  await tokensHeader.getByRole('button').click();
+  await expect(page).toHaveURL(/[?&]sort=-tokens/);
+  await expect(page).not.toHaveURL(/offset=/);
+  await expect(pageLabel(page)).toHaveText(/^1–50 of /);
+  await expect(tokensHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(timeHeader).not.toHaveAttribute('aria-sort');
+  await expect(rows(page).first().locator('td.col-id')).toHaveText(mostFirst.scans[0]!.id);
+
+  const check = async (): Promise<void> => {
+    const tokens = await pageTokens(page);
+    expect(tokens).toHaveLength(50);
+    expect(tokens).toEqual([...tokens].sort((a, b) => b - a));
+    expect(tokens).toEqual(mostFirst.scans.map((s) => s.tokens));
+    // The whole list, not this page: its first row tops every scan of the newest page.
+    expect(tokens[0]).toBeGreaterThanOrEqual(Math.max(...newestFirst.scans.map((s) => s.tokens)));
+  };
+  await check();
+
+  await page.reload();
+  await expect(page).toHaveURL(/[?&]sort=-tokens/);
+  await expect(tokensHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows(page).first().locator('td.col-id')).toHaveText(mostFirst.scans[0]!.id);
+  await check();
+
+  await tokensHeader.getByRole('button').click();
+  await expect(page).toHaveURL(/[?&]sort=tokens/);
+  await expect(tokensHeader).toHaveAttribute('aria-sort', 'ascending');
+  await timeHeader.getByRole('button').click();
+  await expect(page).not.toHaveURL(/sort=/);
+  await expect(timeHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows(page).first().locator('td.col-id')).toHaveText(newestFirst.scans[0]!.id);
+  await expectAccessible(page);
+});
+
 test('j/k select a row, Enter opens it, and Back returns to the filtered list', async ({ page }) => {
   await signIn(page, '/scans?has_violations=true');
   await expect(rows(page).first()).toBeVisible();
@@ -136,4 +205,76 @@ test('a scan detail deep link survives a reload', async ({ page }) => {
   await page.reload();
   await expect(page).toHaveURL(/\/scans\/scan_DOESNOTEXIST\?entry=3$/);
   await expect(page.getByRole('alert')).toContainText('Scan not found');
+});
+
+test('a 5,000-entry timeline: the entries table pages as it scrolls and jumps to a late violation', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signIn(page, '/scans');
+  const headers = { Authorization: `Bearer ${process.env.SCANDESK_TOKEN}` };
+  const org = await page.request.post('/v1/organizations', { headers, data: { name: `Long timeline ${Date.now()}` } });
+  expect(org.status()).toBe(201);
+  const orgId = ((await org.json()) as { id: string }).id;
+  const policy = await page.request.put(`/v1/organizations/${orgId}/policy`, {
+    headers,
+    data: {
+      max_tokens_per_scan: null,
+      max_tokens_per_request: null,
+      allowed_tools: null,
+      blocked_tools: [],
+      blocked_actions: ['deploy.prod'],
+    },
+  });
+  expect(policy.status()).toBe(200);
+  // One blocked action, near the end: its row is on the last 1,000-entry page.
+  const blocked = 4990;
+  const t0 = Date.parse('2026-11-20T08:00:00.000Z');
+  const timeline = Array.from({ length: 5000 }, (_, i) => ({
+    timestamp: new Date(t0 + i * 1000).toISOString(),
+    action: i === blocked ? 'deploy.prod' : i % 2 ? 'code.read' : 'code.edit',
+    tokens: 10 + (i % 7),
+  }));
+  const submitted = await page.request.post('/v1/scans', {
+    headers,
+    data: {
+      tool: 'long-timeline',
+      action: 'session',
+      tokens: timeline.reduce((sum, entry) => sum + entry.tokens, 0),
+      organization_id: orgId,
+      timeline,
+    },
+  });
+  expect(submitted.status()).toBe(201);
+  const scan = (await submitted.json()) as Scan;
+  expect(scan.violations.map((v) => v.timeline_index)).toEqual([blocked]);
+
+  await openInApp(page, `/scans/${scan.id}`);
+  await expect(page.getByText('5,000 of 5,000 entries')).toBeVisible();
+  await expect(page.locator('.entries-table tr[data-entry="0"]')).toBeVisible();
+  await expect(page.locator('.chart-figure figcaption').last()).toContainText('time buckets');
+
+  const scroller = page.locator('.timeline-entries-scroll');
+  await scroller.evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  const last = page.locator('.entries-table tr[data-entry="4999"]');
+  await expect(last).toBeVisible();
+  await expect(last.locator('td').nth(2)).toHaveText('code.read');
+
+  await scroller.evaluate((element) => {
+    element.scrollTop = 0;
+  });
+  await expect(page.locator('.entries-table tr[data-entry="0"]')).toBeVisible();
+  await page.getByRole('button', { name: `Show entry #${blocked}` }).click();
+  await expect(page).toHaveURL(new RegExp(`entry=${blocked}`));
+  const row = page.locator(`.entries-table tr[data-entry="${blocked}"]`);
+  await expect(row).toHaveClass(/highlighted/);
+  await expect(row).toBeInViewport();
+  await expect(row).toContainText('deploy.prod');
+
+  // The exact action filter is the server's: one entry, counted against all 5,000.
+  await page.getByLabel('Filter entries by action').fill('deploy.prod');
+  await expect(page.getByText('1 of 5,000 entries')).toBeVisible();
+  await expect(page.locator('.entries-table tbody tr[data-entry]')).toHaveCount(1);
 });

@@ -29,6 +29,7 @@ const ENDPOINTS = [
   'get /v1/scans/{id}',
   'get /v1/scans/{scan_id}/evidence',
   'get /v1/scans/{scan_id}/evidence/timeline/buckets',
+  'get /v1/scans/{scan_id}/evidence/timeline',
   'get /v1/stats/tokens',
   'get /healthz',
 ];

@@ -249,7 +249,7 @@ describe('scans list: pagination, order, filters', () => {
       ['has_violations=maybe', 'has_violations'],
       ['has_violations=1', 'has_violations'],
       ['status=done', 'status'],
-      ['sort=created_at', 'sort'],
+      ['sort=newest', 'sort'],
       ['Limit=5', 'Limit'],
     ];
     for (const [query, field] of cases) {

@@ -1,24 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineBucket } from '../../src/shared/api/evidence';
-import type { TimelineEntry, Violation } from '../../src/shared/api/scans';
+import type { IndexedTimelineEntry, TimelineBucket, TimelinePage } from '../../src/shared/api/evidence';
+import type { Violation } from '../../src/shared/api/scans';
 import { parseScanDetailSearch } from '../../src/renderer/src/features/scan-detail/detail-search';
 import {
   breakdownRows,
   bucketPoints,
   chooseSource,
-  filterEntryIndexes,
+  entryAtRow,
   indicesForWindow,
+  isComplete,
+  listTotal,
+  pageOfRow,
+  pagesForRows,
   rawPoints,
   requestsInWindow,
+  rowOfEntry,
   timelineSummary,
   violationsByEntry,
+  wantsRawWindow,
   windowForIndices,
+  windowRange,
 } from '../../src/renderer/src/features/scan-detail/timeline-shaping';
 
 const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const timeline: TimelineEntry[] = [0, 1, 2, 3, 4].map((i) => ({
+const timeline: IndexedTimelineEntry[] = [0, 1, 2, 3, 4].map((i) => ({
+  index: i,
   timestamp: iso(T0 + i * 1000),
   action: i % 2 ? 'shell.exec' : 'code.edit',
   tokens: 10 * (i + 1),
@@ -70,6 +78,16 @@ describe('chart points', () => {
     expect(rawPoints(timeline, byEntry, { from: T0 + 1000, to: T0 + 3000 }).map((p) => p.index)).toEqual([1, 2, 3]);
   });
 
+  it('keeps the timeline index of entries fetched from the middle of a timeline', () => {
+    const window = timeline.slice(2).map((entry) => ({ ...entry, index: entry.index + 5000 }));
+    const points = rawPoints(window, violationsByEntry([violation(5003)]));
+    expect(points.map((p) => [p.index, p.violations])).toEqual([
+      [5002, 0],
+      [5003, 1],
+      [5004, 0],
+    ]);
+  });
+
   it('turns buckets into points and counts requests in a window', () => {
     expect(bucketPoints(buckets)).toHaveLength(10);
     expect(bucketPoints(buckets)[3]).toMatchObject({ t: T0 + 3000, end: T0 + 4000, count: 1000, violations: 2 });
@@ -83,12 +101,76 @@ describe('chooseSource', () => {
     expect(chooseSource({ requestCount: 2000, buckets: undefined, window: undefined, rawAvailable: true })).toBe('raw');
   });
 
-  it('draws buckets for large ones until the window holds few enough requests', () => {
+  it('draws buckets for large ones until the window holds few enough requests and they have arrived', () => {
     const large = { requestCount: 10_000, buckets, rawAvailable: true };
     expect(chooseSource({ ...large, window: undefined })).toBe('buckets');
     expect(chooseSource({ ...large, window: { from: T0, to: T0 + 5000 } })).toBe('buckets');
     expect(chooseSource({ ...large, window: { from: T0 + 2500, to: T0 + 3500 } })).toBe('raw');
     expect(chooseSource({ ...large, window: { from: T0 + 2500, to: T0 + 3500 }, rawAvailable: false })).toBe('buckets');
+  });
+
+  it('asks for a raw window only for large timelines whose window holds at most 2,000 requests', () => {
+    const window = { from: T0 + 2500, to: T0 + 3500 };
+    expect(wantsRawWindow({ requestCount: 10_000, buckets, window })).toBe(true);
+    expect(wantsRawWindow({ requestCount: 10_000, buckets, window: { from: T0, to: T0 + 2500 } })).toBe(false);
+    expect(wantsRawWindow({ requestCount: 10_000, buckets, window: undefined })).toBe(false);
+    expect(wantsRawWindow({ requestCount: 10_000, buckets: undefined, window })).toBe(false);
+    // Small timelines arrive whole and zoom without asking.
+    expect(wantsRawWindow({ requestCount: 2000, buckets, window })).toBe(false);
+  });
+
+  it('turns an inclusive window into since (inclusive) and until (exclusive)', () => {
+    expect(windowRange({ from: T0, to: T0 + 999 })).toEqual({ since: iso(T0), until: iso(T0 + 1000) });
+  });
+
+  it('knows whether a fetched page holds every match', () => {
+    expect(isComplete(undefined)).toBe(false);
+    expect(isComplete({ total: 2, entries: timeline.slice(0, 2) })).toBe(true);
+    expect(isComplete({ total: 3, entries: timeline.slice(0, 2) })).toBe(false);
+  });
+});
+
+describe('entry pages', () => {
+  const page = (n: number, total: number, size: number, first = n * size): TimelinePage => ({
+    total,
+    entries: Array.from({ length: Math.max(0, Math.min(size, total - n * size)) }, (_, i) => ({
+      index: first + i,
+      timestamp: iso(T0 + first + i),
+      action: 'edit',
+      tokens: 1,
+    })),
+  });
+
+  it('maps rows to 1,000-entry pages', () => {
+    expect(pageOfRow(0)).toBe(0);
+    expect(pageOfRow(999)).toBe(0);
+    expect(pageOfRow(1000)).toBe(1);
+    expect(pageOfRow(999_999)).toBe(999);
+    expect(pagesForRows(980, 1020)).toEqual([0, 1]);
+    expect(pagesForRows(1000, 1999)).toEqual([1]);
+    expect(pagesForRows(0, -1)).toEqual([]);
+    expect(pagesForRows(5, 20, 10)).toEqual([0, 1, 2]);
+  });
+
+  it('finds the entry at a row once its page is in', () => {
+    const pages = new Map([[4, page(4, 5000, 1000)]]);
+    expect(entryAtRow(pages, 4999)?.index).toBe(4999);
+    expect(entryAtRow(pages, 4000)?.index).toBe(4000);
+    expect(entryAtRow(pages, 3999)).toBeUndefined();
+  });
+
+  it('finds the row of an entry: its index unfiltered, searched in the pages when filtered', () => {
+    expect(rowOfEntry(new Map(), 4321, false)).toBe(4321);
+    expect(rowOfEntry(new Map(), undefined, false)).toBe(-1);
+    // Filtered: page 1 of 10-row pages holds entries 700–709 at rows 10–19.
+    const filtered = new Map([[1, page(1, 30, 10, 700)]]);
+    expect(rowOfEntry(filtered, 703, true, 10)).toBe(13);
+    expect(rowOfEntry(filtered, 42, true, 10)).toBe(-1);
+  });
+
+  it('counts rows from the server once a page is in', () => {
+    expect(listTotal(new Map(), 5000)).toBe(5000);
+    expect(listTotal(new Map([[2, page(2, 321, 100)]]), 0)).toBe(321);
   });
 });
 
@@ -110,12 +192,7 @@ describe('brush and window', () => {
   });
 });
 
-describe('entries, summary, breakdown', () => {
-  it('filters entries by action text, case-insensitively', () => {
-    expect(filterEntryIndexes(timeline, 'SHELL')).toEqual([1, 3]);
-    expect(filterEntryIndexes(timeline, ' ')).toEqual([0, 1, 2, 3, 4]);
-  });
-
+describe('summary, breakdown', () => {
   it('summarizes the chart in a sentence', () => {
     const fmt = (n: number): string => n.toLocaleString('en-US');
     const time = (ms: number): string => new Date(ms).toISOString().slice(11, 19);

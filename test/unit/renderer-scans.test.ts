@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ScanSummary } from '../../src/shared/api/scans';
 import { listKeyAction } from '../../src/renderer/src/features/scans/list-keys';
 import {
   nextDay,
   pageInfo,
   pageLabel,
   parseScansSearch,
-  sortPage,
+  sortState,
+  toggleSort,
   toolNames,
   toScanListQuery,
   withFilter,
@@ -24,7 +24,7 @@ describe('parseScansSearch', () => {
         limit: 50,
         since: '2026-11-01',
         status: 'failed',
-        sort: 'time',
+        sort: '-created_at',
       }),
     ).toEqual({ tool: 'Cursor', has_violations: true, offset: 100, since: '2026-11-01', status: 'failed' });
   });
@@ -82,26 +82,49 @@ describe('paging', () => {
   });
 });
 
-describe('sortPage', () => {
-  const row = (id: string, tokens: number, created_at: string): ScanSummary => ({
-    id,
-    tokens,
-    created_at,
-    tool: 't',
-    action: 'a',
-    status: 'completed',
-    organization_id: null,
-    source: 'submitted',
-    violation_count: 0,
-    worst_severity: null,
+describe('sort', () => {
+  it("reads the API's sort values from the URL and drops the default", () => {
+    expect(parseScansSearch({ sort: '-tokens' })).toEqual({ sort: '-tokens' });
+    expect(parseScansSearch({ sort: 'tokens', tool: 'Cursor' })).toEqual({ sort: 'tokens', tool: 'Cursor' });
+    expect(parseScansSearch({ sort: 'created_at' })).toEqual({ sort: 'created_at' });
+    expect(parseScansSearch({ sort: '-created_at' })).toEqual({});
+    for (const junk of ['-id', 'TOKENS', ' -tokens', 'tokens,created_at', '', 3, ['-tokens'], null]) {
+      expect(parseScansSearch({ sort: junk })).toEqual({});
+    }
   });
-  const rows = [row('a', 5, '2026-01-03'), row('b', 9, '2026-01-02'), row('c', 5, '2026-01-04')];
 
-  it('keeps the server order by time and sorts tokens within the page', () => {
-    expect(sortPage(rows, undefined).map((r) => r.id)).toEqual(['a', 'b', 'c']);
-    expect(sortPage(rows, 'tokens-desc').map((r) => r.id)).toEqual(['b', 'c', 'a']);
-    expect(sortPage(rows, 'tokens-asc').map((r) => r.id)).toEqual(['c', 'a', 'b']);
-    expect(rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
+  it('turns the page-only sorts of older links into the server sorts', () => {
+    expect(parseScansSearch({ sort: 'tokens-desc' })).toEqual({ sort: '-tokens' });
+    expect(parseScansSearch({ sort: 'tokens-asc' })).toEqual({ sort: 'tokens' });
+    expect(parseScansSearch({ sort: 'time' })).toEqual({});
+  });
+
+  it('asks the server for the order', () => {
+    expect(toScanListQuery({ sort: '-tokens' })).toMatchObject({ sort: '-tokens', offset: 0 });
+    expect(toScanListQuery({}).sort).toBeUndefined();
+  });
+
+  it('marks only the ordered column for aria-sort', () => {
+    expect(sortState(undefined, 'created_at')).toBe('descending');
+    expect(sortState(undefined, 'tokens')).toBeUndefined();
+    expect(sortState('-tokens', 'tokens')).toBe('descending');
+    expect(sortState('-tokens', 'created_at')).toBeUndefined();
+    expect(sortState('tokens', 'tokens')).toBe('ascending');
+    expect(sortState('created_at', 'created_at')).toBe('ascending');
+  });
+
+  it('a header click starts descending, then flips, and goes back to the first page', () => {
+    const filtered = { tool: 'Cursor', offset: 150, limit: 100 };
+    expect(toggleSort(filtered, 'tokens')).toEqual({ tool: 'Cursor', limit: 100, sort: '-tokens' });
+    expect(toggleSort({ sort: '-tokens', offset: 50 }, 'tokens')).toEqual({ sort: 'tokens' });
+    expect(toggleSort({ sort: 'tokens' }, 'tokens')).toEqual({ sort: '-tokens' });
+    expect(toggleSort({ offset: 50 }, 'created_at')).toEqual({ sort: 'created_at' });
+    expect(toggleSort({ sort: 'created_at' }, 'created_at')).toEqual({});
+    expect(toggleSort({ sort: '-tokens', offset: 50 }, 'created_at')).toEqual({});
+  });
+
+  it('a filter change keeps the order', () => {
+    expect(withFilter({ sort: '-tokens', offset: 100 }, { tool: 'B' })).toEqual({ sort: '-tokens', tool: 'B' });
   });
 });
 

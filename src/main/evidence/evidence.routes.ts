@@ -4,9 +4,11 @@ import {
   EvidenceQuery,
   TimelineBuckets,
   TimelineBucketsQuery,
+  TimelinePage,
+  TimelinePageQuery,
 } from '../../shared/api/evidence';
 import type { App, RouteDeps } from '../server/types';
-import { parseEvidenceTypes, readEvidence, timelineBuckets } from './evidence.service';
+import { parseEvidenceTypes, readEvidence, timelineBuckets, timelinePage } from './evidence.service';
 
 const tags = ['evidence'];
 
@@ -40,5 +42,21 @@ export function registerEvidenceRoutes(app: App, { db }: RouteDeps): void {
     async (request) => ({
       buckets: await timelineBuckets(db, request.user.id, request.params.scan_id, request.query.n),
     }),
+  );
+
+  app.get(
+    '/v1/scans/:scan_id/evidence/timeline',
+    {
+      schema: {
+        tags,
+        summary:
+          "A page of a scan's timeline in order, each entry with its index; `since` (inclusive), `until` " +
+          '(exclusive) and an exact `action` filter it, `total` counts the matches (extension)',
+        params: EvidenceParams,
+        querystring: TimelinePageQuery,
+        response: { 200: TimelinePage },
+      },
+    },
+    async (request) => timelinePage(db, request.user.id, request.params.scan_id, request.query),
   );
 }

@@ -1,8 +1,14 @@
-import type { Evidence, EvidenceType, TimelineBucket } from '../../shared/api/evidence';
+import type {
+  Evidence,
+  EvidenceType,
+  TimelineBucket,
+  TimelinePage,
+  TimelinePageQuery,
+} from '../../shared/api/evidence';
 import { EVIDENCE_TYPES } from '../../shared/api/evidence';
 import type { TokenBreakdown } from '../../shared/api/scans';
-import { formatTimestamp } from '../../shared/time';
-import type { Db } from '../db/database';
+import { formatTimestamp, parseDateOrDateTime } from '../../shared/time';
+import type { Db, Executor } from '../db/database';
 import { bucketIndex } from '../db/sql-math';
 import { toViolation } from '../scans/scan-mapping';
 import { findTimeline, findViolations, findVisibleScan, timelineTotals } from '../scans/scans.repository';
@@ -92,4 +98,112 @@ export async function timelineBuckets(db: Db, userId: string, scanId: string, n:
       violations: violationsByBucket.get(Number(row.bucket)) ?? 0,
     };
   });
+}
+
+/**
+ * The seq range [first, last] of the entries with since <= timestamp < until, or null when none.
+ * Seq follows timestamp order (submits sort, imports refuse disorder), so the matching entries are
+ * one contiguous run. Its ends come from min/max lookups on the (scan_id, timestamp) index plus
+ * the entries tied on the boundary timestamp, never from a walk over the range.
+ */
+async function seqRange(
+  db: Executor,
+  scanId: string,
+  since: number | undefined,
+  until: number | undefined,
+): Promise<{ first: number; last: number } | null> {
+  const entries = db.selectFrom('timeline_entries').where('timeline_entries.scan_id', '=', scanId);
+  const first = await entries
+    .select((eb) => eb.fn.min<number | null>('seq').as('seq'))
+    // `>= since` beside `<= boundary` (not just `= boundary`) steers SQLite to the timestamp index.
+    .$if(since !== undefined, (qb) =>
+      qb.where('timestamp', '>=', since!).where('timestamp', '<=', (eb) =>
+        eb
+          .selectFrom('timeline_entries as bound')
+          .select((inner) => inner.fn.min<number>('bound.timestamp').as('t'))
+          .where('bound.scan_id', '=', scanId)
+          .where('bound.timestamp', '>=', since!),
+      ),
+    )
+    .executeTakeFirst();
+  const last = await entries
+    .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
+    .$if(until !== undefined, (qb) =>
+      qb.where('timestamp', '<', until!).where('timestamp', '>=', (eb) =>
+        eb
+          .selectFrom('timeline_entries as bound')
+          .select((inner) => inner.fn.max<number>('bound.timestamp').as('t'))
+          .where('bound.scan_id', '=', scanId)
+          .where('bound.timestamp', '<', until!),
+      ),
+    )
+    .executeTakeFirst();
+  if (first?.seq === null || first?.seq === undefined || last?.seq === null || last?.seq === undefined) return null;
+  const range = { first: Number(first.seq), last: Number(last.seq) };
+  return range.first <= range.last ? range : null;
+}
+
+/**
+ * One page of a scan's timeline in order, each entry with its index (SPEC.md §8, extension).
+ * Without `action` the page is a keyset read on (scan_id, seq) and `total` is arithmetic; with it,
+ * the seq range bounds the scan and the count.
+ */
+export async function timelinePage(
+  db: Db,
+  userId: string,
+  scanId: string,
+  query: TimelinePageQuery,
+): Promise<TimelinePage> {
+  if (!(await findVisibleScan(db, scanId, userId))) throw notFound('scan');
+  // Both were validated by the schema's date-or-date-time format.
+  const since = query.since === undefined ? undefined : (parseDateOrDateTime(query.since) ?? undefined);
+  const until = query.until === undefined ? undefined : (parseDateOrDateTime(query.until) ?? undefined);
+  const range = await seqRange(db, scanId, since, until);
+  if (!range) return { total: 0, entries: [] };
+
+  let total: number;
+  let rows: { seq: number; timestamp: number; action: string; tokens: number }[];
+  if (query.action === undefined) {
+    total = range.last - range.first + 1;
+    // One lower bound only: given two, SQLite may seek on the smaller and walk up to the offset.
+    rows =
+      query.offset >= total
+        ? []
+        : await db
+            .selectFrom('timeline_entries')
+            .select(['seq', 'timestamp', 'action', 'tokens'])
+            .where('scan_id', '=', scanId)
+            .where('seq', '>=', range.first + query.offset)
+            .where('seq', '<=', range.last)
+            .orderBy('seq')
+            .limit(query.limit)
+            .execute();
+  } else {
+    const matching = db
+      .selectFrom('timeline_entries')
+      .where('scan_id', '=', scanId)
+      .where('seq', '>=', range.first)
+      .where('seq', '<=', range.last)
+      .where('action', '=', query.action);
+    const counted = await matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    total = Number(counted.n);
+    rows =
+      query.offset >= total
+        ? []
+        : await matching
+            .select(['seq', 'timestamp', 'action', 'tokens'])
+            .orderBy('seq')
+            .limit(query.limit)
+            .offset(query.offset)
+            .execute();
+  }
+  return {
+    total,
+    entries: rows.map((row) => ({
+      index: Number(row.seq),
+      timestamp: formatTimestamp(Number(row.timestamp)),
+      action: row.action,
+      tokens: Number(row.tokens),
+    })),
+  };
 }

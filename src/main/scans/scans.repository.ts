@@ -39,6 +39,15 @@ export function visibleTo(userId: string) {
     ]);
 }
 
+/** A list order in store terms: the column, then the id, both in `direction`. */
+export interface ScanOrder {
+  column: 'created_at' | 'tokens';
+  direction: 'asc' | 'desc';
+}
+
+/** SPEC.md §6's order: newest first. */
+export const NEWEST_FIRST: ScanOrder = { column: 'created_at', direction: 'desc' };
+
 export function matching(filters: ScanFilters) {
   return (eb: ExpressionBuilder<Database, 'scans'>) => {
     const conditions = [];
@@ -61,12 +70,15 @@ export async function listVisibleScans(
   userId: string,
   filters: ScanFilters,
   page: { limit: number; offset: number },
+  order: ScanOrder = NEWEST_FIRST,
 ): Promise<{ rows: ScanRow[]; total: number }> {
   const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
+  // The id in the same direction makes the order total, so pages neither repeat nor skip a scan,
+  // and lets each order walk one (column, id) index from either end.
   const rows = await base
     .selectAll()
-    .orderBy('scans.created_at', 'desc')
-    .orderBy('scans.id', 'desc')
+    .orderBy(`scans.${order.column}`, order.direction)
+    .orderBy('scans.id', order.direction)
     .limit(page.limit)
     .offset(page.offset)
     .execute();

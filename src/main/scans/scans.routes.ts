@@ -16,7 +16,7 @@ export function registerScanRoutes(app: App, { db }: RouteDeps): void {
     {
       schema: {
         tags,
-        summary: 'Visible scans, newest first, with the total of all that match',
+        summary: 'Visible scans, newest first unless sorted, with the total of all that match',
         querystring: ScanListQuery,
         response: { 200: ScanList },
       },

@@ -1,4 +1,11 @@
-import type { Scan, ScanList, ScanListQuery, SubmitScanBody } from '../../shared/api/scans';
+import {
+  DEFAULT_SCAN_LIST_SORT,
+  type Scan,
+  type ScanList,
+  type ScanListQuery,
+  type ScanListSort,
+  type SubmitScanBody,
+} from '../../shared/api/scans';
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime } from '../../shared/time';
@@ -14,7 +21,7 @@ const time = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : (parseDateOrDateTime(text) ?? undefined);
 
 /** The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema. */
-export function toFilters(query: Omit<Partial<ScanListQuery>, 'limit' | 'offset'>): repo.ScanFilters {
+export function toFilters(query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort'>): repo.ScanFilters {
   return {
     since: time(query.since),
     until: time(query.until),
@@ -25,11 +32,23 @@ export function toFilters(query: Omit<Partial<ScanListQuery>, 'limit' | 'offset'
   };
 }
 
+const ORDERS: Readonly<Record<ScanListSort, repo.ScanOrder>> = {
+  '-created_at': { column: 'created_at', direction: 'desc' },
+  created_at: { column: 'created_at', direction: 'asc' },
+  '-tokens': { column: 'tokens', direction: 'desc' },
+  tokens: { column: 'tokens', direction: 'asc' },
+};
+
+export const toOrder = (sort: ScanListSort = DEFAULT_SCAN_LIST_SORT): repo.ScanOrder => ORDERS[sort];
+
 export async function listScans(db: Db, userId: string, query: ScanListQuery): Promise<ScanList> {
-  const { rows, total } = await repo.listVisibleScans(db, userId, toFilters(query), {
-    limit: query.limit,
-    offset: query.offset,
-  });
+  const { rows, total } = await repo.listVisibleScans(
+    db,
+    userId,
+    toFilters(query),
+    { limit: query.limit, offset: query.offset },
+    toOrder(query.sort),
+  );
   return { scans: rows.map(toScanSummary), total };
 }
 

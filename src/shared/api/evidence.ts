@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, TokenCount, Timestamp } from './common';
+import { DateOrDateTime, Id, TokenCount, Timestamp } from './common';
 import { TimelineEntry, TokenBreakdown, Violation } from './scans';
 
 export const EVIDENCE_TYPES = ['timeline', 'token_breakdown', 'violations'] as const;
@@ -50,6 +50,35 @@ export type TimelineBucket = Static<typeof TimelineBucket>;
 
 export const TimelineBuckets = Type.Object({ buckets: Type.Array(TimelineBucket) });
 export type TimelineBuckets = Static<typeof TimelineBuckets>;
+
+/** `GET /v1/scans/:scan_id/evidence/timeline` (extension): one page of the timeline, with each entry's index. */
+export const TIMELINE_PAGE_MAX = 5000;
+
+export const TimelinePageQuery = Type.Object(
+  {
+    offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
+    limit: Type.Integer({ minimum: 1, maximum: TIMELINE_PAGE_MAX, default: 1000 }),
+    since: Type.Optional(DateOrDateTime),
+    until: Type.Optional(DateOrDateTime),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'exact action' })),
+  },
+  { additionalProperties: false },
+);
+export type TimelinePageQuery = Static<typeof TimelinePageQuery>;
+
+export const IndexedTimelineEntry = Type.Object({
+  index: Type.Integer({ minimum: 0, description: "position in the scan's timeline, as violations' timeline_index" }),
+  timestamp: Timestamp,
+  action: Type.String(),
+  tokens: TokenCount,
+});
+export type IndexedTimelineEntry = Static<typeof IndexedTimelineEntry>;
+
+export const TimelinePage = Type.Object({
+  total: Type.Integer({ minimum: 0, description: 'entries that match the filters, ignoring offset and limit' }),
+  entries: Type.Array(IndexedTimelineEntry),
+});
+export type TimelinePage = Static<typeof TimelinePage>;
 
 export const ExportBody = Type.Object(
   { scan_ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }) },

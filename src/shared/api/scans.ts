@@ -87,6 +87,11 @@ export type SubmitScanBody = Static<typeof SubmitScanBody>;
 
 export const ScanParams = Type.Object({ id: Id });
 
+/** List orders (extension): a column, `-` for descending; the id breaks ties in the same direction. */
+export const SCAN_LIST_SORTS = ['-created_at', 'created_at', '-tokens', 'tokens'] as const;
+export type ScanListSort = (typeof SCAN_LIST_SORTS)[number];
+export const DEFAULT_SCAN_LIST_SORT: ScanListSort = '-created_at';
+
 export const ScanListQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
@@ -97,6 +102,12 @@ export const ScanListQuery = Type.Object(
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),
+    sort: Type.Optional(
+      Type.Enum(SCAN_LIST_SORTS, {
+        description: 'order of the list, `-` for descending; ties go by id in the same direction (extension)',
+        default: DEFAULT_SCAN_LIST_SORT,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,45 +1,68 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
-import type { TimelineEntry } from '../../../../shared/api/scans';
+import { useEffect, useRef, useState } from 'react';
+import { QueryState } from '../../components/QueryState';
 import { formatCount, formatDateTime } from '../../lib/format';
-import { filterEntryIndexes } from './timeline-shaping';
+import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry } from './timeline-shaping';
+import { useTimelinePages } from './use-scan-detail';
 
 const ROW_HEIGHT = 33;
 const COLUMNS = 5;
 
-/** Every timeline entry, virtualized (up to 100,000), filtered by action; the highlighted entry is scrolled to. */
+/**
+ * The timeline entries of any length, virtualized: only the 1,000-entry pages under the visible
+ * rows are fetched (and cached). The action filter is exact and applied by the server.
+ */
 export function TimelineEntriesTable({
-  timeline,
+  scanId,
+  requestCount,
   violationsByEntry,
   actionFilter,
   onActionFilter,
   highlighted,
 }: {
-  timeline: TimelineEntry[];
+  scanId: string;
+  requestCount: number;
   violationsByEntry: ReadonlyMap<number, number>;
   actionFilter: string | undefined;
   onActionFilter: (text: string) => void;
   highlighted: number | undefined;
 }) {
-  const indexes = useMemo(() => filterEntryIndexes(timeline, actionFilter), [timeline, actionFilter]);
+  const action = actionFilter?.trim() || undefined;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The visible rows decide the pages, and the pages decide the row count: so the pages follow the
+  // rows one render late, starting with the first page; the highlighted entry's page (its row is
+  // its index when unfiltered) is asked for at once so that jumping needs no scroll first.
+  const [visiblePages, setVisiblePages] = useState<number[]>([0]);
+  const highlightedPage = action === undefined && highlighted !== undefined ? pageOfRow(highlighted) : undefined;
+  const wanted = withPage(visiblePages, highlightedPage);
+  const { pages, error } = useTimelinePages(scanId, action, wanted);
+  const total = listTotal(pages, action === undefined ? requestCount : 0);
   // The app does not use the React Compiler; the warning is about its memoization only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: indexes.length,
+    count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 15,
   });
-  const position = highlighted === undefined ? -1 : indexes.indexOf(highlighted);
+  const items = virtualizer.getVirtualItems();
+  const firstRow = items[0]?.index ?? 0;
+  const lastRow = items[items.length - 1]?.index ?? -1;
 
+  useEffect(() => {
+    const next = pagesForRows(firstRow, lastRow);
+    // Before the list has rows (first load, a new filter) the first page tells how many there are.
+    const pagesNow = next.length > 0 ? next : [0];
+    setVisiblePages((previous) => (sameList(previous, pagesNow) ? previous : pagesNow));
+  }, [firstRow, lastRow]);
+
+  const position = rowOfEntry(pages, highlighted, action !== undefined);
   useEffect(() => {
     if (position < 0) return;
     scrollRef.current?.scrollIntoView({ block: 'nearest' });
     virtualizer.scrollToIndex(position, { align: 'center' });
   }, [position, virtualizer]);
 
-  const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
 
@@ -51,12 +74,12 @@ export function TimelineEntriesTable({
           id="timeline-action-filter"
           type="search"
           value={actionFilter ?? ''}
-          placeholder="e.g. shell.exec (press /)"
+          placeholder="exact action, e.g. shell.exec (press /)"
           data-shortcut="search"
           onChange={(event) => onActionFilter(event.target.value)}
         />
         <span className="muted" aria-live="polite">
-          {formatCount(indexes.length)} of {formatCount(timeline.length)} entries
+          {formatCount(total)} of {formatCount(requestCount)} entries
         </span>
       </div>
       <div ref={scrollRef} className="timeline-entries-scroll" tabIndex={0} aria-label="Timeline entries">
@@ -81,8 +104,17 @@ export function TimelineEntriesTable({
               </tr>
             )}
             {items.map((item) => {
-              const index = indexes[item.index]!;
-              const entry = timeline[index]!;
+              const entry = entryAtRow(pages, item.index);
+              if (!entry) {
+                return (
+                  <tr key={`row-${item.index}`} className="loading" aria-busy="true" style={{ height: ROW_HEIGHT }}>
+                    <td colSpan={COLUMNS} className="muted">
+                      Loading…
+                    </td>
+                  </tr>
+                );
+              }
+              const { index } = entry;
               const violations = violationsByEntry.get(index) ?? 0;
               const isHighlighted = index === highlighted;
               return (
@@ -110,8 +142,22 @@ export function TimelineEntriesTable({
             )}
           </tbody>
         </table>
-        {indexes.length === 0 && <p className="state">No entry has an action containing “{actionFilter}”.</p>}
+        <QueryState
+          isPending={pages.size === 0}
+          error={error}
+          isEmpty={total === 0}
+          empty={action === undefined ? 'This scan has no timeline entries.' : `No entry has the action “${action}”.`}
+        >
+          {null}
+        </QueryState>
       </div>
     </div>
   );
+}
+
+const sameList = (a: readonly number[], b: readonly number[]): boolean =>
+  a.length === b.length && a.every((value, i) => value === b[i]);
+
+function withPage(pages: number[], page: number | undefined): number[] {
+  return page === undefined || pages.includes(page) ? pages : [...pages, page];
 }

@@ -8,15 +8,17 @@ import { TimelineEntriesTable } from './TimelineEntriesTable';
 import {
   bucketPoints,
   chooseSource,
-  FULL_TIMELINE_LIMIT,
   indicesForWindow,
+  isComplete,
   needsBuckets,
+  pageOfRow,
   rawPoints,
   timelineSummary,
   violationsByEntry,
+  wantsRawWindow,
   windowForIndices,
 } from './timeline-shaping';
-import { useTimeline, useTimelineBuckets } from './use-scan-detail';
+import { useRawTimeline, useTimelineBuckets, useTimelinePage } from './use-scan-detail';
 
 const BRUSH_COMMIT_MS = 350;
 const formatTime = (ms: number): string => formatDateTime(new Date(ms).toISOString());
@@ -35,29 +37,27 @@ export function TimelineSection({
   search: ScanDetailSearch;
   onSearch: (patch: Partial<ScanDetailSearch>, replace: boolean) => void;
 }) {
-  const timeline = useTimeline(scanId, requestCount);
   const buckets = useTimelineBuckets(scanId, requestCount);
   const byEntry = useMemo(() => violationsByEntry(violations), [violations]);
   const large = needsBuckets(requestCount);
   const window =
     search.from !== undefined && search.to !== undefined ? { from: search.from, to: search.to } : undefined;
+  // Small timelines come whole (one request) and zoom client-side; large ones fetch a window's raw
+  // entries only once the buckets say it holds few enough.
+  const zoomRaw = wantsRawWindow({ requestCount, buckets: buckets.data, window });
+  const raw = useRawTimeline(scanId, large ? window : undefined, !large || zoomRaw);
+  const rawData = isComplete(raw.data) ? raw.data.entries : undefined;
 
   const overview = useMemo(
-    () => (large ? bucketPoints(buckets.data ?? []) : rawPoints(timeline.data ?? [], byEntry)),
-    [large, buckets.data, timeline.data, byEntry],
+    () => (large ? bucketPoints(buckets.data ?? []) : rawPoints(rawData ?? [], byEntry)),
+    [large, buckets.data, rawData, byEntry],
   );
-  const source = chooseSource({
-    requestCount,
-    buckets: buckets.data,
-    window,
-    rawAvailable: timeline.data !== undefined,
-  });
+  const source = chooseSource({ requestCount, buckets: buckets.data, window, rawAvailable: rawData !== undefined });
   const points = useMemo(
-    () =>
-      source === 'raw' ? rawPoints(timeline.data ?? [], byEntry, window) : bucketPoints(buckets.data ?? [], window),
+    () => (source === 'raw' ? rawPoints(rawData ?? [], byEntry, window) : bucketPoints(buckets.data ?? [], window)),
     // The window is rebuilt each render from two numbers: depend on them.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [source, timeline.data, buckets.data, byEntry, search.from, search.to],
+    [source, rawData, buckets.data, byEntry, search.from, search.to],
   );
 
   // The brush moves freely while dragged; the URL follows once it rests.
@@ -73,8 +73,11 @@ export function TimelineSection({
   }, [pending, overview, onSearch]);
   const brush = pending ?? indicesForWindow(overview, window);
 
-  const chartQuery = source === 'raw' ? timeline : buckets;
-  const highlightEntry = search.entry !== undefined ? timeline.data?.[search.entry] : undefined;
+  const chartQuery = large ? buckets : raw;
+  // The entries table fetches the same page to show the entry, so this is usually a cache hit.
+  const highlightPage = useTimelinePage(scanId, search.entry === undefined ? undefined : pageOfRow(search.entry));
+  const highlightEntry =
+    search.entry === undefined ? undefined : highlightPage.data?.entries.find((e) => e.index === search.entry);
   const summary = timelineSummary(points, source, requestCount, formatCount, formatTime);
 
   return (
@@ -116,22 +119,14 @@ export function TimelineSection({
       </section>
       <section className="card" aria-labelledby="entries-heading">
         <h2 id="entries-heading">Timeline entries</h2>
-        {requestCount > FULL_TIMELINE_LIMIT ? (
-          <p className="state">
-            This timeline has {formatCount(requestCount)} entries, too many to list here; download the evidence to read
-            them all.
-          </p>
-        ) : (
-          <QueryState isPending={timeline.isPending} error={timeline.error}>
-            <TimelineEntriesTable
-              timeline={timeline.data ?? []}
-              violationsByEntry={byEntry}
-              actionFilter={search.action}
-              onActionFilter={(text) => onSearch({ action: text || undefined }, true)}
-              highlighted={search.entry}
-            />
-          </QueryState>
-        )}
+        <TimelineEntriesTable
+          scanId={scanId}
+          requestCount={requestCount}
+          violationsByEntry={byEntry}
+          actionFilter={search.action}
+          onActionFilter={(text) => onSearch({ action: text || undefined }, true)}
+          highlighted={search.entry}
+        />
       </section>
     </>
   );

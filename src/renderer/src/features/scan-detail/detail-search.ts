@@ -1,6 +1,6 @@
 /** The scan detail view in the URL: the entries filter, the highlighted entry and the chart's zoom window. */
 export interface ScanDetailSearch {
-  /** Case-insensitive substring of the entries' action. */
+  /** The entries shown: those with exactly this action (the server filters). */
   action?: string;
   /** The highlighted timeline entry (its index). */
   entry?: number;

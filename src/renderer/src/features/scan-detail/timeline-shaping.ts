@@ -1,12 +1,12 @@
-import type { TimelineBucket } from '../../../../shared/api/evidence';
-import type { TimelineEntry, Violation } from '../../../../shared/api/scans';
+import type { IndexedTimelineEntry, TimelineBucket, TimelinePage } from '../../../../shared/api/evidence';
+import type { Violation } from '../../../../shared/api/scans';
 
 /** More raw points than this and the chart draws server-side buckets instead (SPEC.md §6). */
 export const RAW_POINT_LIMIT = 2000;
 /** Buckets asked for over the whole timeline; zooming shows the ones in the window. */
 export const BUCKET_COUNT = 1000;
-/** The entries table needs the whole timeline: beyond this we do not ship it to the page. */
-export const FULL_TIMELINE_LIMIT = 100_000;
+/** Entries per page the table fetches as it scrolls; a page is also the unit TanStack Query caches. */
+export const TIMELINE_PAGE_SIZE = 1000;
 
 export type TimelineSource = 'raw' | 'buckets';
 
@@ -46,16 +46,17 @@ const inWindow = (point: ChartPoint, window: TimeWindow | undefined): boolean =>
   !window || (point.end >= window.from && point.t <= window.to);
 
 export function rawPoints(
-  timeline: readonly TimelineEntry[],
+  entries: readonly IndexedTimelineEntry[],
   byEntry: ReadonlyMap<number, number>,
   window?: TimeWindow,
 ): ChartPoint[] {
   const points: ChartPoint[] = [];
-  timeline.forEach((entry, index) => {
+  for (const entry of entries) {
     const t = Date.parse(entry.timestamp);
-    const point = { t, end: t, tokens: entry.tokens, count: 1, violations: byEntry.get(index) ?? 0, index };
+    const { index, tokens } = entry;
+    const point = { t, end: t, tokens, count: 1, violations: byEntry.get(index) ?? 0, index };
     if (inWindow(point, window)) points.push(point);
-  });
+  }
   return points;
 }
 
@@ -77,8 +78,23 @@ export function requestsInWindow(buckets: readonly TimelineBucket[], window: Tim
 }
 
 /**
- * Raw points when the timeline is small, or when the zoom window holds few enough requests and the
- * raw timeline is at hand; buckets otherwise, so the chart never draws more than ~2,000 marks.
+ * Whether a zoom window of a large timeline is worth fetching as raw entries: the buckets it
+ * overlaps hold at most RAW_POINT_LIMIT requests (an upper bound on the entries inside it).
+ */
+export function wantsRawWindow(options: {
+  requestCount: number;
+  buckets: readonly TimelineBucket[] | undefined;
+  window: TimeWindow | undefined;
+}): boolean {
+  const { requestCount, buckets, window } = options;
+  if (!needsBuckets(requestCount) || !window || !buckets) return false;
+  return requestsInWindow(buckets, window) <= RAW_POINT_LIMIT;
+}
+
+/**
+ * Raw points when the timeline is small, or when the zoom window holds few enough requests and its
+ * raw entries have arrived; buckets otherwise (also meanwhile), so the chart never draws more than
+ * ~2,000 marks and never blanks while zooming.
  */
 export function chooseSource(options: {
   requestCount: number;
@@ -86,11 +102,18 @@ export function chooseSource(options: {
   window: TimeWindow | undefined;
   rawAvailable: boolean;
 }): TimelineSource {
-  const { requestCount, buckets, window, rawAvailable } = options;
-  if (!needsBuckets(requestCount)) return 'raw';
-  if (!window || !buckets || !rawAvailable) return 'buckets';
-  return requestsInWindow(buckets, window) <= RAW_POINT_LIMIT ? 'raw' : 'buckets';
+  if (!needsBuckets(options.requestCount)) return 'raw';
+  return wantsRawWindow(options) && options.rawAvailable ? 'raw' : 'buckets';
 }
+
+/** The timeline endpoint's since (inclusive) and until (exclusive) for a window whose `to` is inclusive. */
+export function windowRange(window: TimeWindow): { since: string; until: string } {
+  return { since: new Date(window.from).toISOString(), until: new Date(window.to + 1).toISOString() };
+}
+
+/** Whether a fetched page holds every entry that matched, i.e. nothing was cut off by its limit. */
+export const isComplete = (page: TimelinePage | undefined): page is TimelinePage =>
+  page !== undefined && page.entries.length >= page.total;
 
 /** The brush's indices over the overview points for a window (the whole range without one). */
 export function indicesForWindow(
@@ -121,14 +144,46 @@ export function windowForIndices(
   return { from, to };
 }
 
-/** Indexes of the entries whose action contains the text (case-insensitive); all without text. */
-export function filterEntryIndexes(timeline: readonly TimelineEntry[], actionText: string | undefined): number[] {
-  const needle = actionText?.trim().toLowerCase();
-  const indexes: number[] = [];
-  timeline.forEach((entry, index) => {
-    if (!needle || entry.action.toLowerCase().includes(needle)) indexes.push(index);
-  });
-  return indexes;
+/** The page that holds a row of the (possibly filtered) entries list. */
+export const pageOfRow = (row: number, pageSize = TIMELINE_PAGE_SIZE): number => Math.floor(row / pageSize);
+
+/** The pages that hold rows first..last (inclusive), in order, each once; none for an empty range. */
+export function pagesForRows(first: number, last: number, pageSize = TIMELINE_PAGE_SIZE): number[] {
+  if (last < first || first < 0) return [];
+  const pages: number[] = [];
+  for (let page = pageOfRow(first, pageSize); page <= pageOfRow(last, pageSize); page++) pages.push(page);
+  return pages;
+}
+
+/** The entry at a row of the list, if its page has arrived. */
+export function entryAtRow(
+  pages: ReadonlyMap<number, TimelinePage>,
+  row: number,
+  pageSize = TIMELINE_PAGE_SIZE,
+): IndexedTimelineEntry | undefined {
+  return pages.get(pageOfRow(row, pageSize))?.entries[row % pageSize];
+}
+
+/** The row that shows a timeline entry: its index unfiltered; filtered, found in the pages at hand. */
+export function rowOfEntry(
+  pages: ReadonlyMap<number, TimelinePage>,
+  entry: number | undefined,
+  filtered: boolean,
+  pageSize = TIMELINE_PAGE_SIZE,
+): number {
+  if (entry === undefined) return -1;
+  if (!filtered) return entry;
+  for (const [page, data] of pages) {
+    const at = data.entries.findIndex((e) => e.index === entry);
+    if (at >= 0) return page * pageSize + at;
+  }
+  return -1;
+}
+
+/** How many rows the list has: the server's count once any page is in, else the best guess. */
+export function listTotal(pages: ReadonlyMap<number, TimelinePage>, fallback: number): number {
+  for (const data of pages.values()) return data.total;
+  return fallback;
 }
 
 /** The chart's text alternative: what is drawn, over which span, and how many violations are marked. */

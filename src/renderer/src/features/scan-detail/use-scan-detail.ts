@@ -1,9 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Evidence, TimelineBuckets } from '../../../../shared/api/evidence';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import type { Evidence, TimelineBuckets, TimelinePage } from '../../../../shared/api/evidence';
 import type { OrganizationList } from '../../../../shared/api/organizations';
 import type { Scan } from '../../../../shared/api/scans';
 import { apiGet } from '../../lib/api-client';
-import { BUCKET_COUNT, FULL_TIMELINE_LIMIT, needsBuckets } from './timeline-shaping';
+import {
+  BUCKET_COUNT,
+  needsBuckets,
+  RAW_POINT_LIMIT,
+  TIMELINE_PAGE_SIZE,
+  windowRange,
+  type TimeWindow,
+} from './timeline-shaping';
 
 const scanPath = (scanId: string): string => `/v1/scans/${encodeURIComponent(scanId)}`;
 
@@ -19,14 +26,51 @@ export function useEvidenceSummary(scanId: string) {
   });
 }
 
-export function useTimeline(scanId: string, requestCount: number | undefined) {
-  return useQuery({
-    queryKey: ['scans', 'timeline', scanId],
-    queryFn: async () => {
-      const evidence = await apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'timeline' });
-      return evidence.evidence.timeline ?? [];
+const timelinePath = (scanId: string): string => `${scanPath(scanId)}/evidence/timeline`;
+
+function timelinePageQuery(scanId: string, action: string | undefined, page: number) {
+  return {
+    queryKey: ['scans', 'timeline-page', scanId, action ?? null, page],
+    queryFn: () =>
+      apiGet<TimelinePage>(timelinePath(scanId), {
+        offset: page * TIMELINE_PAGE_SIZE,
+        limit: TIMELINE_PAGE_SIZE,
+        action,
+      }),
+    // A stored scan's timeline never changes.
+    staleTime: Infinity,
+  };
+}
+
+/** The given pages of the entries list (filtered by exact action), as page number → page once each arrives. */
+export function useTimelinePages(scanId: string, action: string | undefined, pages: readonly number[]) {
+  return useQueries({
+    queries: pages.map((page) => timelinePageQuery(scanId, action, page)),
+    combine: (results) => {
+      const byPage = new Map<number, TimelinePage>();
+      results.forEach((result, i) => {
+        if (result.data) byPage.set(pages[i]!, result.data);
+      });
+      return { pages: byPage, error: results.find((result) => result.error)?.error ?? null };
     },
-    enabled: requestCount !== undefined && requestCount <= FULL_TIMELINE_LIMIT,
+  });
+}
+
+/** One page of the unfiltered list: the one holding an entry the chart marks. */
+export function useTimelinePage(scanId: string, page: number | undefined) {
+  return useQuery({ ...timelinePageQuery(scanId, undefined, page ?? 0), enabled: page !== undefined });
+}
+
+/**
+ * Raw entries for the chart: the whole timeline when it is small (no window), else the zoom
+ * window's, at most RAW_POINT_LIMIT of them.
+ */
+export function useRawTimeline(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
+  const range = window ? windowRange(window) : undefined;
+  return useQuery({
+    queryKey: ['scans', 'timeline-raw', scanId, range?.since ?? null, range?.until ?? null],
+    queryFn: () => apiGet<TimelinePage>(timelinePath(scanId), { limit: RAW_POINT_LIMIT, ...range }),
+    enabled,
     staleTime: Infinity,
   });
 }

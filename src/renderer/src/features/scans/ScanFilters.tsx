@@ -1,15 +1,9 @@
 import { ToolField } from './ToolField';
 import { SCAN_STATUSES } from '../../../../shared/api/scans';
-import { SCAN_SORTS, withFilter, type ScanSort, type ScansSearch } from './scans-search';
+import { withFilter, type ScansSearch } from './scans-search';
 import { useOrganizations, useToolNames } from './use-scans';
 
-const SORT_LABELS: Record<ScanSort, string> = {
-  time: 'Newest first',
-  'tokens-desc': 'Tokens, most first (this page)',
-  'tokens-asc': 'Tokens, fewest first (this page)',
-};
-
-/** The filter bar; every change becomes a new URL (and a first page). */
+/** The filter bar; every change becomes a new URL (and a first page). The table's headers sort. */
 export function ScanFilters({ search, onChange }: { search: ScansSearch; onChange: (next: ScansSearch) => void }) {
   const tools = useToolNames();
   const organizations = useOrganizations();
@@ -85,22 +79,9 @@ export function ScanFilters({ search, onChange }: { search: ScansSearch; onChang
           <option value="false">Without violations</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="scans-sort">Sort</label>
-        <select
-          id="scans-sort"
-          value={search.sort ?? 'time'}
-          onChange={(event) => onChange({ ...search, sort: event.target.value as ScanSort })}
-        >
-          {SCAN_SORTS.map((sort) => (
-            <option key={sort} value={sort}>
-              {SORT_LABELS[sort]}
-            </option>
-          ))}
-        </select>
-      </div>
       <div className="field field-end">
-        <button type="button" onClick={() => onChange({ limit: search.limit })}>
+        {/* The order is not a filter: the table's headers set it, and it stays. */}
+        <button type="button" onClick={() => onChange({ limit: search.limit, sort: search.sort })}>
           Clear filters
         </button>
       </div>

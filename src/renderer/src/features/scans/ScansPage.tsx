@@ -1,12 +1,22 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback, useMemo } from 'react';
+import { useCallback } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
 import { QueryState } from '../../components/QueryState';
 import { Pager } from './Pager';
 import { ScanFilters } from './ScanFilters';
-import { DEFAULT_LIMIT, pageInfo, parseScansSearch, sortPage, type ScansSearch } from './scans-search';
+import {
+  DEFAULT_LIMIT,
+  pageInfo,
+  parseScansSearch,
+  toggleSort,
+  type ScansSearch,
+  type SortColumn,
+} from './scans-search';
 import { ScansTable } from './ScansTable';
 import { useScans } from './use-scans';
+
+// One empty list for every render: the table resets its selection when it gets a new array.
+const NO_SCANS: ScanSummary[] = [];
 
 export function ScansPage() {
   const search = useSearch({ from: '/scans' });
@@ -22,18 +32,14 @@ export function ScansPage() {
   );
   const limit = search.limit ?? DEFAULT_LIMIT;
   const offset = search.offset ?? 0;
-  const rows = useMemo(() => sortPage(scans.data?.scans ?? [], search.sort), [scans.data, search.sort]);
-  const info = pageInfo(offset, limit, scans.data?.scans.length ?? 0, scans.data?.total ?? 0);
+  const rows = scans.data?.scans ?? NO_SCANS;
+  const info = pageInfo(offset, limit, rows.length, scans.data?.total ?? 0);
+  const sortBy = useCallback((column: SortColumn) => go(toggleSort(search, column)), [go, search]);
 
   return (
     <section className="scans-page">
       <h1>Scans</h1>
       <ScanFilters search={search} onChange={go} />
-      {search.sort && search.sort !== 'time' && (
-        <p className="note">
-          The server lists scans newest first; token sorting orders only the {rows.length} scans on this page.
-        </p>
-      )}
       <QueryState
         isPending={scans.isPending}
         error={scans.error}
@@ -53,7 +59,7 @@ export function ScansPage() {
           {rows.length === 0 ? (
             <p className="state">This page is past the last scan.</p>
           ) : (
-            <ScansTable rows={rows} onOpen={open} />
+            <ScansTable rows={rows} sort={search.sort} onSort={sortBy} onOpen={open} />
           )}
         </div>
       </QueryState>

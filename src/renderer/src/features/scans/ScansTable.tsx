@@ -2,9 +2,10 @@ import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import type { ScanSummary } from '../../../../shared/api/scans';
+import type { ScanListSort, ScanSummary } from '../../../../shared/api/scans';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { isActivatable, isTypingTarget, listKeyAction } from './list-keys';
+import { sortState, type SortColumn } from './scans-search';
 import { SeverityBadge } from './SeverityBadge';
 
 const column = createColumnHelper<ScanSummary>();
@@ -43,8 +44,22 @@ const COLUMNS = [
 
 const ROW_HEIGHT = 37;
 
-/** One page of scans, virtualized (a page may hold 500 rows); j/k select, Enter or a click opens. */
-export function ScansTable({ rows, onOpen }: { rows: ScanSummary[]; onOpen: (scan: ScanSummary) => void }) {
+const SORTABLE: ReadonlySet<string> = new Set<SortColumn>(['created_at', 'tokens']);
+const isSortable = (id: string): id is SortColumn => SORTABLE.has(id);
+const SORT_ARROWS = { ascending: '▲', descending: '▼' } as const;
+
+interface ScansTableProps {
+  rows: ScanSummary[];
+  sort: ScanListSort | undefined;
+  onSort: (column: SortColumn) => void;
+  onOpen: (scan: ScanSummary) => void;
+}
+
+/**
+ * One page of scans, virtualized (a page may hold 500 rows); j/k select, Enter or a click opens.
+ * The Time and Tokens headers order the whole list on the server, not just this page.
+ */
+export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
   // The app does not use the React Compiler; the warning is about its memoization only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel() });
@@ -90,11 +105,28 @@ export function ScansTable({ rows, onOpen }: { rows: ScanSummary[]; onOpen: (sca
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={`col-${header.column.id}`}>
-                  {flexRender(header.column.columnDef.header, header.getContext())}
-                </th>
-              ))}
+              {group.headers.map((header) => {
+                const id = header.column.id;
+                const label = flexRender(header.column.columnDef.header, header.getContext());
+                if (!isSortable(id)) {
+                  return (
+                    <th key={header.id} scope="col" className={`col-${id}`}>
+                      {label}
+                    </th>
+                  );
+                }
+                const state = sortState(sort, id);
+                return (
+                  <th key={header.id} scope="col" className={`col-${id}`} aria-sort={state}>
+                    <button type="button" className="sort-toggle" onClick={() => onSort(id)}>
+                      {label}
+                      <span className="sort-arrow" aria-hidden="true">
+                        {state ? SORT_ARROWS[state] : '↕'}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
             </tr>
           ))}
         </thead>

@@ -1,9 +1,19 @@
-import { SCAN_STATUSES, type ScanStatus, type ScanSummary } from '../../../../shared/api/scans';
+import {
+  DEFAULT_SCAN_LIST_SORT,
+  SCAN_LIST_SORTS,
+  SCAN_STATUSES,
+  type ScanListSort,
+  type ScanStatus,
+} from '../../../../shared/api/scans';
 
 export const PAGE_SIZES = [25, 50, 100, 200, 500] as const;
 export const DEFAULT_LIMIT = 50;
-export const SCAN_SORTS = ['time', 'tokens-desc', 'tokens-asc'] as const;
-export type ScanSort = (typeof SCAN_SORTS)[number];
+
+/** The columns the server can order by; the table's headers toggle them. */
+export type SortColumn = 'created_at' | 'tokens';
+
+/** Sort values of links made before the server sorted, when tokens sorted only the page. */
+const LEGACY_SORTS: Readonly<Record<string, ScanListSort>> = { 'tokens-desc': '-tokens', 'tokens-asc': 'tokens' };
 
 /** The scans view as it lives in the URL; absent keys mean "no filter". */
 export interface ScansSearch {
@@ -13,7 +23,8 @@ export interface ScansSearch {
   status?: ScanStatus;
   organization_id?: string;
   has_violations?: boolean;
-  sort?: ScanSort;
+  /** The API's own value, so that the URL and the request say the same (`?sort=-tokens`). */
+  sort?: ScanListSort;
   offset?: number;
   limit?: number;
 }
@@ -58,11 +69,11 @@ export function parseScansSearch(input: unknown): ScansSearch {
         : hasViolations === false || hasViolations === 'false'
           ? false
           : undefined,
-    sort: oneOf(SCAN_SORTS, raw.sort),
+    sort: oneOf(SCAN_LIST_SORTS, raw.sort) ?? (typeof raw.sort === 'string' ? LEGACY_SORTS[raw.sort] : undefined),
     offset: integer(raw.offset, 0, Number.MAX_SAFE_INTEGER) || undefined,
     limit: limit === DEFAULT_LIMIT ? undefined : limit,
   };
-  if (search.sort === 'time') search.sort = undefined;
+  if (search.sort === DEFAULT_SCAN_LIST_SORT) search.sort = undefined;
   return Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined)) as ScansSearch;
 }
 
@@ -83,7 +94,26 @@ export function toScanListQuery(search: ScansSearch): Record<string, string | nu
     status: search.status,
     organization_id: search.organization_id,
     has_violations: search.has_violations,
+    sort: search.sort,
   };
+}
+
+/** The header's state for `aria-sort`: only the column the list is ordered by has one. */
+export function sortState(sort: ScanListSort | undefined, column: SortColumn): 'ascending' | 'descending' | undefined {
+  const active = sort ?? DEFAULT_SCAN_LIST_SORT;
+  if (active === column) return 'ascending';
+  if (active === `-${column}`) return 'descending';
+  return undefined;
+}
+
+/**
+ * A header click: the ordered column flips direction; another column starts descending (newest,
+ * most tokens), which is what one looks for first. Back to the first page: the old offset points
+ * into a different order.
+ */
+export function toggleSort(search: ScansSearch, column: SortColumn): ScansSearch {
+  const sort: ScanListSort = sortState(search.sort, column) === 'descending' ? column : `-${column}`;
+  return parseScansSearch({ ...search, sort, offset: undefined });
 }
 
 /** A filter change starts again at the first page. */
@@ -113,13 +143,6 @@ export function pageInfo(offset: number, limit: number, rows: number, total: num
 export function pageLabel(info: PageInfo, format: (n: number) => string): string {
   if (info.total === 0 || info.from === 0) return `0 of ${format(info.total)}`;
   return `${format(info.from)}–${format(info.to)} of ${format(info.total)}`;
-}
-
-/** The API orders newest first only: token sorting reorders the rows of the current page and nothing more. */
-export function sortPage(rows: readonly ScanSummary[], sort: ScanSort | undefined): ScanSummary[] {
-  if (!sort || sort === 'time') return [...rows];
-  const sign = sort === 'tokens-asc' ? 1 : -1;
-  return [...rows].sort((a, b) => sign * (a.tokens - b.tokens) || b.created_at.localeCompare(a.created_at));
 }
 
 /** Tool names seen in a GET /v1/stats/tokens?group_by=tool answer, sorted. */
