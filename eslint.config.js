@@ -32,6 +32,7 @@ const ELECTRON_SHELL = [
   'src/main/security.ts',
   'src/main/menu.ts',
   'src/main/open-files.ts',
+  'src/main/ipc.ts',
 ];
 const MAIN_STAYS_MAIN = {
   group: ['**/renderer/**', '**/preload/**', '**/cli/**'],

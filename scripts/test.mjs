@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the static checks and every suite (vitest: unit, integration, CLI end-to-end; Playwright: browser
-// end-to-end), then one closing line `N passed, N failed, N skipped` totalling all of them.
+// and desktop end-to-end), then one closing line `N passed, N failed, N skipped` totalling all of them.
 // CI reads only that line, so it is always printed, and the exit code is non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -52,20 +52,28 @@ if (vitest) {
   if (vitestStatus !== 0 && vitest.numFailedTests === 0) broken = true;
 } else broken = true;
 
-// Playwright (browser end-to-end).
-// The browser suite needs the built renderer; build it fresh so that it never tests a stale one.
-if (existsSync(join(root, 'playwright.config.ts')) && runSuite('build', bin('electron-vite'), ['build']) !== 0) {
-  broken = true;
-} else if (existsSync(join(root, 'playwright.config.ts'))) {
-  const playwrightJson = join(resultsDir, 'playwright.json'); // set in playwright.config.ts
-  const status = runSuite('playwright: browser end-to-end', bin('playwright'), ['test']);
-  const stats = readJson(playwrightJson)?.stats;
+// Playwright: the browser suite (playwright.config.ts) and the desktop suite
+// (playwright.electron.config.ts), which skips each of its tests where the Electron binary is missing.
+function runPlaywright(name, config, jsonFile) {
+  const status = runSuite(name, bin('playwright'), ['test', '--config', config]);
+  const stats = readJson(join(resultsDir, jsonFile))?.stats; // the json reporter's file, set in the config
   if (stats) {
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
     if (status !== 0 && stats.unexpected === 0) broken = true;
   } else broken = true;
+}
+
+const playwrightSuites = [
+  ['playwright: browser end-to-end', 'playwright.config.ts', 'playwright.json'],
+  ['playwright: desktop (Electron)', 'playwright.electron.config.ts', 'playwright-electron.json'],
+].filter(([, config]) => existsSync(join(root, config)));
+// Both suites need the built app; build it fresh so that they never test a stale one.
+if (playwrightSuites.length > 0 && runSuite('build', bin('electron-vite'), ['build']) !== 0) {
+  broken = true;
+} else {
+  for (const [name, config, jsonFile] of playwrightSuites) runPlaywright(name, config, jsonFile);
 }
 
 if (broken) {

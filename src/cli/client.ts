@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isErrorBody } from '../shared/api/error-codes';
 import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, tokenFile } from '../main/paths';
+import { liveServerUrl } from '../main/server-info';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
 
 // Re-exported: the error classes live apart so that index.ts can classify them without loading this file.
@@ -15,9 +16,17 @@ export function resolveClientOptions(
   flags: { url?: string | undefined; token?: string | undefined },
   env = process.env,
 ): ClientOptions {
-  const url = (flags.url ?? env.SCANDESK_URL ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
+  const url = (flags.url ?? env.SCANDESK_URL ?? defaultUrl(env)).replace(/\/+$/, '');
   const token = flags.token ?? env.SCANDESK_TOKEN ?? readDefaultToken(env);
   return { url, token };
+}
+
+/**
+ * A running desktop app's server (its server.json in the default data directory: its port is a
+ * free one when 4790 was taken), else the default address.
+ */
+function defaultUrl(env: NodeJS.ProcessEnv): string {
+  return liveServerUrl(defaultDataDir(env)) ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 }
 
 function readDefaultToken(env: NodeJS.ProcessEnv): string {

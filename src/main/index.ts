@@ -1,71 +1,163 @@
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { app, dialog, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../shared/desktop-api';
+import { describeOutcomes, importEvidenceFiles } from './desktop-import';
+import { startDesktopSession, type DesktopSession } from './desktop-session';
+import { registerIpc } from './ipc';
+import { installMenu, showAbout } from './menu';
+import { resolveNativeBinding } from './native-binding';
+import { EvidenceOpener, listenForOpenedFiles } from './open-files';
 import { DEFAULT_HOST, DEFAULT_PORT } from './paths';
+import { hardenSession, hardenWebContents } from './security';
+import { removeServerInfo, writeServerInfo } from './server-info';
 import { startServer, type RunningServer } from './server/listen';
 import { VERSION } from './version';
-import { openWorkspace } from './workspace';
+import { createMainWindow, focusWindow } from './window';
+import { windowStateFile } from './window-state';
+import { openWorkspace, type Workspace } from './workspace';
 
-// The thin desktop shell: open the store, start the embedded server, show the served UI.
-// Everything it starts is plain Node code that the CLI and the tests run too.
+// The thin desktop shell: open the store, start the embedded server, show the served UI signed in
+// as the workspace owner. Everything it starts is plain Node code that the CLI and the tests run
+// too; the Electron wiring is in window.ts, security.ts, ipc.ts, menu.ts and open-files.ts.
 
-let server: RunningServer | undefined;
+// Electron's build of better-sqlite3 (native-binding.ts); undefined under plain Node.
+const nativeBinding = resolveNativeBinding();
 
-async function listenOnDefaultOrFreePort(): Promise<RunningServer> {
-  const workspace = await openWorkspace(app.getPath('userData'));
-  const rendererDir = join(fileURLToPath(new URL('.', import.meta.url)), '../renderer');
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+interface Running {
+  dataDir: string;
+  server: RunningServer;
+  session: DesktopSession;
+}
+
+const opener = new EvidenceOpener();
+let mainWindow: BrowserWindow | null = null;
+let running: Running | undefined;
+
+async function listenOnDefaultOrFreePort(workspace: Workspace): Promise<RunningServer> {
+  const rendererDir = join(here, '../renderer');
   try {
     return await startServer({ workspace, port: DEFAULT_PORT, host: DEFAULT_HOST, rendererDir });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    // Another app (or `scandesk serve`) has 4790: a free port, published in server.json for the CLI.
     return startServer({ workspace, port: 0, host: DEFAULT_HOST, rendererDir });
   }
 }
 
-function createWindow(url: string): void {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Scandesk',
-    webPreferences: {
-      preload: join(fileURLToPath(new URL('.', import.meta.url)), '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+/** In the window when there is one (the renderer lists them on /import), else a message box. */
+function report(outcomes: DesktopImportOutcome[]): void {
+  const window = mainWindow;
+  if (window && !window.isDestroyed()) {
+    focusWindow(window);
+    window.webContents.send(DESKTOP_CHANNELS.imported, outcomes);
+    return;
+  }
+  void dialog.showMessageBox({
+    type: 'info',
+    title: 'Import evidence',
+    message: 'Import finished',
+    detail: describeOutcomes(outcomes),
   });
-  window.webContents.setWindowOpenHandler(({ url: target }) => {
-    if (/^https?:\/\//.test(target) && !target.startsWith(url)) void shell.openExternal(target);
-    return { action: 'deny' };
-  });
-  window.webContents.on('will-navigate', (event, target) => {
-    if (!target.startsWith(`${url}/`) && target !== url) event.preventDefault();
-  });
-  void window.loadURL(url);
 }
 
-ipcMain.on('scandesk:version', (event) => {
-  event.returnValue = VERSION;
-});
+async function revealDataFolder(dataDir: string): Promise<void> {
+  const failure = await shell.openPath(dataDir);
+  if (failure) throw new Error(failure);
+}
 
-app.whenReady().then(
-  async () => {
-    server = await listenOnDefaultOrFreePort();
-    createWindow(server.url);
-  },
-  (error: unknown) => {
-    console.error(error);
-    app.exit(1);
-  },
-);
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const workspace = await openWorkspace(dataDir, nativeBinding === undefined ? {} : { nativeBinding });
+  let server: RunningServer;
+  try {
+    server = await listenOnDefaultOrFreePort(workspace);
+  } catch (error) {
+    await workspace.close();
+    throw error;
+  }
+  const desktopSession = await startDesktopSession(workspace.db, server.url);
+  running = { dataDir, server, session: desktopSession };
+  writeServerInfo(dataDir, { url: server.url, pid: process.pid });
 
-app.on('window-all-closed', () => app.quit());
+  const appUrl = server.url;
+  hardenSession(session.defaultSession);
+  // Every WebContents, the window's included (created below), gets the navigation rules.
+  app.on('web-contents-created', (_event, contents) =>
+    hardenWebContents(contents, { appUrl, openExternal: (url) => shell.openExternal(url) }),
+  );
+  await session.defaultSession.cookies.set(desktopSession.cookie);
 
-app.on('will-quit', (event) => {
-  if (!server) return;
-  event.preventDefault();
-  const closing = server;
-  server = undefined;
-  void closing.close().finally(() => app.exit(0));
-});
+  const importFiles = (paths: readonly string[]): Promise<DesktopImportOutcome[]> =>
+    importEvidenceFiles(workspace.db, desktopSession.userId, paths);
+  registerIpc(appUrl, {
+    appVersion: VERSION,
+    importEvidence: async () => (await opener.chooseAndImport()) ?? [],
+    revealDataFolder: () => revealDataFolder(dataDir),
+  });
+  installMenu(
+    {
+      importEvidence: () =>
+        void opener.chooseAndImport().then((outcomes) => {
+          if (outcomes && outcomes.length > 0) report(outcomes);
+        }),
+      revealDataFolder: () => void revealDataFolder(dataDir).catch((error: unknown) => console.error(error)),
+      about: () => void showAbout(mainWindow, { appName: app.getName(), version: VERSION, dataDir, serverUrl: appUrl }),
+    },
+    { isDev: !app.isPackaged, platform: process.platform, appName: app.getName() },
+  );
+
+  const window = createMainWindow({ preload: join(here, '../preload/index.cjs'), stateFile: windowStateFile(dataDir) });
+  mainWindow = window;
+  window.on('closed', () => {
+    mainWindow = null;
+  });
+  await window.loadURL(appUrl);
+  // Only now: the preload has run and keeps outcomes until the renderer listens.
+  await opener.start({ importFiles, report, window: () => mainWindow });
+  await opener.openArgv(process.argv, process.cwd());
+}
+
+/** Ends the session, withdraws server.json, stops the server and closes the database. */
+async function shutdown(current: Running): Promise<void> {
+  try {
+    removeServerInfo(current.dataDir, process.pid);
+    await current.session.end();
+  } finally {
+    await current.server.close();
+  }
+}
+
+if (!app.requestSingleInstanceLock()) {
+  // The first instance gets this launch's argv through 'second-instance'.
+  app.quit();
+} else {
+  listenForOpenedFiles(app, opener, () => {
+    if (mainWindow) focusWindow(mainWindow);
+  });
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error(error);
+      dialog.showErrorBox('Scandesk could not start', error instanceof Error ? error.message : String(error));
+      const current = running;
+      running = undefined;
+      void (current ? shutdown(current) : Promise.resolve()).finally(() => app.exit(1));
+    });
+
+  app.on('window-all-closed', () => app.quit());
+
+  app.on('will-quit', (event) => {
+    const current = running;
+    if (!current) return;
+    event.preventDefault();
+    running = undefined;
+    void shutdown(current)
+      .catch((error: unknown) => console.error('closing the store failed:', error))
+      .finally(() => app.exit(0));
+  });
+}

@@ -96,5 +96,6 @@ describe('browser sign-in with /?token= and the session cookie (SPEC.md §2)', (
     expect(page.body).toBe(INDEX);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
     expectError(await ctx.request({ method: 'GET', url: '/v1/nothing-here' }), 404, 'not_found');
+    expectError(await ctx.request({ method: 'GET', url: '/assets/missing.js', as: null }), 404, 'not_found');
   });
 });

@@ -125,7 +125,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       );
     }
     // The viewer routes in the browser: a deep link such as /scans/scan_… is its index.html.
-    if (servesRenderer && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing file (its name has an extension) stays a 404 rather than HTML posing as a script.
+    const isPage = !/\.[a-z0-9]+$/i.test(path);
+    if (servesRenderer && isPage && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
     return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { createContext, useCallback, useContext, useMemo, useReducer, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import type { ImportResult } from '../../../../shared/api/evidence';
+import type { DesktopImportOutcome } from '../../../../shared/desktop-api';
 import { ApiError, uploadWithProgress } from '../../lib/api-client';
 import { DropOverlay } from './DropOverlay';
 import { jobsReducer, newJob, type ImportJob } from './import-jobs';
@@ -66,7 +67,36 @@ export function ImportProvider({ children }: { children: ReactNode }) {
     [navigate, upload],
   );
 
-  const pick = useCallback(() => input.current?.click(), []);
+  // The desktop shell imports in its own process (native dialog, files opened from the OS):
+  // its outcomes join the list as finished jobs.
+  const showDesktopOutcomes = useCallback(
+    (outcomes: readonly DesktopImportOutcome[]) => {
+      if (outcomes.length === 0) return;
+      const finished = outcomes.map((outcome): ImportJob => ({
+        id: nextId.current++,
+        name: outcome.name,
+        size: outcome.size,
+        sent: outcome.size,
+        total: outcome.size,
+        ...(outcome.status === 'imported'
+          ? { status: 'imported', result: outcome.result }
+          : { status: 'refused', error: outcome.error }),
+      }));
+      dispatch({ type: 'add', jobs: finished });
+      void navigate({ to: '/import' });
+      if (outcomes.some((outcome) => outcome.status === 'imported')) {
+        void queryClient.invalidateQueries({ predicate: (q) => !KEEP_ON_IMPORT.has(String(q.queryKey[0])) });
+      }
+    },
+    [navigate, queryClient],
+  );
+  useEffect(() => window.desktop?.onImported(showDesktopOutcomes), [showDesktopOutcomes]);
+
+  const pick = useCallback(() => {
+    const desktop = window.desktop;
+    if (!desktop) return input.current?.click();
+    desktop.importEvidence().then(showDesktopOutcomes, (error: unknown) => console.error(error));
+  }, [showDesktopOutcomes]);
   const api = useMemo<ImportApi>(() => ({ pick, importFiles }), [pick, importFiles]);
   const jobsApi = useMemo<ImportJobs>(
     () => ({ jobs, clearFinished: () => dispatch({ type: 'clear-finished' }) }),

@@ -1,0 +1,37 @@
+import type { Db } from './db/database';
+import { SESSION_COOKIE } from './server/session';
+import { createSession, deleteSession } from './users/sessions.repository';
+import { findWorkspaceOwner } from './users/users.repository';
+
+// The desktop window signs in as the workspace owner with the same session cookie the browser
+// gets from /?token= (SPEC.md §2), set by the shell itself so no token ever appears in a URL.
+// Plain Node: the shell hands `cookie` to Electron's cookies.set unchanged.
+
+/** The fields of Electron's CookiesSetDetails the shell sets; a plain object, for the tests. */
+export interface SessionCookie {
+  url: string;
+  name: string;
+  value: string;
+  path: '/';
+  httpOnly: true;
+  sameSite: 'strict';
+}
+
+export interface DesktopSession {
+  /** The workspace owner: the user the window, and the shell's own imports, act as. */
+  userId: string;
+  cookie: SessionCookie;
+  /** Ends the session in the store, at quit: the cookie dies with the app anyway. */
+  end(): Promise<void>;
+}
+
+export async function startDesktopSession(db: Db, serverUrl: string): Promise<DesktopSession> {
+  const owner = await findWorkspaceOwner(db);
+  if (!owner) throw new Error('the data directory has no workspace owner');
+  const id = await createSession(db, owner.id);
+  return {
+    userId: owner.id,
+    cookie: { url: serverUrl, name: SESSION_COOKIE, value: id, path: '/', httpOnly: true, sameSite: 'strict' },
+    end: () => deleteSession(db, id),
+  };
+}
