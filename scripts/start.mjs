@@ -32,12 +32,25 @@ function run(command, args) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-const desktop = !process.env.SCANDESK_HEADLESS && (electronBinaryInstalled() || tryInstallElectron());
-if (desktop) {
+// The desktop app loads an Electron-ABI copy of better-sqlite3 (.native/), never the Node one the
+// CLI and tests use; build it once, or fall back to headless if it cannot be built here.
+function electronSqliteReady() {
+  if (existsSync(join(root, '.native', 'better_sqlite3-electron.node'))) return true;
+  console.error('Building better-sqlite3 for Electron (once)…');
+  return (
+    spawnSync(process.execPath, [join(root, 'scripts', 'build-native.mjs')], { cwd: root, stdio: 'inherit' }).status ===
+    0
+  );
+}
+
+const electron = !process.env.SCANDESK_HEADLESS && (electronBinaryInstalled() || tryInstallElectron());
+if (electron && electronSqliteReady()) {
   run(bin('electron-vite'), ['preview']);
 } else {
   console.error(
-    'The Electron binary is not installed here, so Scandesk runs headless: open the URL below in a browser.',
+    electron
+      ? 'better-sqlite3 could not be built for Electron here, so Scandesk runs headless: open the URL below in a browser.'
+      : 'The Electron binary is not installed here, so Scandesk runs headless: open the URL below in a browser.',
   );
   const build = spawnSync(bin('electron-vite'), ['build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   if (build.status !== 0) process.exit(build.status ?? 1);
