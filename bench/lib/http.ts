@@ -58,3 +58,14 @@ export async function postFile(url: string, token: string, file: string, content
   });
   return { status: response.statusCode ?? 0, body: await readBody(response) };
 }
+
+export async function postJson(url: string, token: string, body: unknown): Promise<HttpAnswer> {
+  const text = JSON.stringify(body);
+  const headers = {
+    Authorization: `Bearer ${token}`,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  };
+  const response = await send(url, { method: 'POST', headers }, (req) => req.end(text));
+  return { status: response.statusCode ?? 0, body: await readBody(response) };
+}

@@ -10,9 +10,12 @@ export interface ResultInput {
   note?: string | undefined;
 }
 
-export function judge(value: number, target: Target | null): Status {
+export function judge(value: number, target: Target | null, ratio: number | null = null): Status {
   if (!target) return 'info';
-  const met = target.kind === 'max' ? value < target.limit : value >= target.limit;
+  // No baseline, no ratio: a ratio target cannot have been met.
+  if (target.of === 'ratio' && ratio === null) return 'fail';
+  const judged = target.of === 'ratio' ? ratio! : value;
+  const met = target.kind === 'max' ? judged < target.limit : judged >= target.limit;
   return met ? 'pass' : 'fail';
 }
 
@@ -29,7 +32,7 @@ export function result(input: ResultInput): Result {
     baseline,
     ratio,
     target,
-    status: judge(input.value, target),
+    status: judge(input.value, target, ratio),
     ...(input.note === undefined ? {} : { note: input.note }),
   };
 }

@@ -7,6 +7,7 @@ const NUMERIC = new Set<string>(['value', 'ratio']);
 
 export function formatTarget(target: Target | null): string {
   if (!target) return '(info)';
+  if (target.of === 'ratio') return `${target.kind === 'max' ? '<' : '≥'} ${target.limit.toFixed(2)} ${target.unit}`;
   return `${target.kind === 'max' ? '<' : '≥'} ${formatNumber(target.limit)} ${target.unit}`;
 }
 
@@ -42,9 +43,9 @@ export function renderSummary(rows: readonly Result[], errors: readonly string[]
   const missed = judged.filter((row) => row.status === 'fail');
   const lines = [`${judged.length - missed.length} of ${judged.length} targets met`];
   for (const row of missed) {
-    lines.push(
-      `TARGET MISSED: ${row.label}: ${formatNumber(row.value)} ${row.metric}, target ${formatTarget(row.target)}`,
-    );
+    const got =
+      row.target?.of === 'ratio' ? `ratio ${row.ratio?.toFixed(2) ?? '—'}` : `${formatNumber(row.value)} ${row.metric}`;
+    lines.push(`TARGET MISSED: ${row.label}: ${got}, target ${formatTarget(row.target)}`);
   }
   for (const error of errors) lines.push(`BENCHMARK FAILED: ${error}`);
   return lines.join('\n');

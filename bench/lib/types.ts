@@ -7,6 +7,11 @@ export interface Target {
   limit: number;
   /** Printed after the limit, e.g. `MB` in `< 150 MB`. */
   unit: string;
+  /**
+   * What the limit applies to: the value (default), or the ratio to the baseline, for targets
+   * that only mean something relative to this machine (e.g. throughput against a bare server).
+   */
+  of?: 'value' | 'ratio';
 }
 
 /** A baseline measured in the same run on the same machine, by a well-known tool. */

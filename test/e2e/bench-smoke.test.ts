@@ -1,5 +1,6 @@
 /**
- * `npm run bench` kept from rotting: one quick run of one benchmark checks the table, the JSON
+ * `npm run bench` kept from rotting: quick runs of two benchmarks (one measuring a command and a
+ * server child, one a load generator against two server children) check the table, the JSON
  * file and the cleanup, never the timings (those belong to the benchmarks, on a quiet machine).
  */
 import { spawn } from 'node:child_process';
@@ -76,6 +77,30 @@ describe('npm run bench', () => {
     // No data dir, package or spooled upload left over (tsx keeps its compile cache here too).
     expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
   });
+
+  // Fixed durations (2 s of load per server) plus two server starts: about 12 s, more on a busy machine.
+  it('runs the submit benchmark quickly: a ratio target against the bare server, then nothing left running', async () => {
+    const tmp = makeTempDir('scandesk-bench-smoke-');
+    const out = join(makeTempDir('scandesk-bench-out-'), 'latest.json');
+    const run = await npmBench(['--quick', '--only', 'submit', '--json', out], tmp);
+    expect(run.code, run.stderr).toBe(0);
+
+    const results = JSON.parse(readFileSync(out, 'utf8')) as ResultsFile;
+    expect(results.benchmarks).toEqual(['submit']);
+    expect(results.errors).toEqual([]);
+    expect(results.results.map((row) => row.metric)).toEqual(['req/s', 'ms']);
+    for (const row of results.results) {
+      expect(row.value, row.label).toBeGreaterThan(0);
+      expect(row.baseline?.label).toMatch(/^bare node:http/);
+      expect(row.ratio).toBeTypeOf('number');
+    }
+    const [throughput] = results.results;
+    expect(throughput?.target).toMatchObject({ kind: 'min', of: 'ratio' });
+    expect(['pass', 'fail']).toContain(throughput?.status);
+    expect(run.stdout).toMatch(/≥ 0\.60 × baseline/);
+
+    expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
+  }, 60_000);
 
   it('names the benchmarks there are when asked for one that is not', async () => {
     const run = await npmBench(['--only', 'no-such-benchmark'], makeTempDir('scandesk-bench-smoke-'));

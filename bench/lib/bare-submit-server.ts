@@ -1,0 +1,122 @@
+/**
+ * The submit baseline: `POST /v1/scans` on bare node:http with prepared better-sqlite3
+ * statements. It does what a submission must do and nothing more: read and parse the JSON, check
+ * the fields minimally (SPEC.md §6's sizes and the tokens sum), store the scan row and its
+ * timeline rows in one transaction, answer 201 with the scan. No framework, no schema compiler,
+ * no query builder, no policy (the benchmark submits scans without an organization, so the real
+ * server evaluates none either).
+ *
+ * usage: node --import tsx bench/lib/bare-submit-server.ts DATA_DIR
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import { newId } from '../../src/main/ids';
+import { authorized, listen, openBareStore, sendJson } from './bare-common';
+
+const BODY_LIMIT = 32 * 1024 * 1024;
+const MAX_TIMELINE = 100_000;
+
+interface Entry {
+  timestamp: number;
+  action: string;
+  tokens: number;
+}
+
+interface Submission {
+  tool: string;
+  action: string;
+  tokens: number;
+  timeline: Entry[] | null;
+}
+
+const name = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 100;
+const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** The fields SPEC.md §6 requires, or null: enough validation to never store nonsense. */
+function validate(body: unknown): Submission | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { tool, action, tokens, timeline } = body as Record<string, unknown>;
+  if (!name(tool) || !name(action) || !count(tokens)) return null;
+  if (timeline === undefined) return { tool, action, tokens, timeline: null };
+  if (!Array.isArray(timeline) || timeline.length > MAX_TIMELINE) return null;
+  const entries: Entry[] = [];
+  let sum = 0;
+  for (const item of timeline as unknown[]) {
+    if (typeof item !== 'object' || item === null) return null;
+    const entry = item as Record<string, unknown>;
+    const timestamp = typeof entry.timestamp === 'string' ? Date.parse(entry.timestamp) : Number.NaN;
+    if (Number.isNaN(timestamp) || !name(entry.action) || !count(entry.tokens)) return null;
+    sum += entry.tokens;
+    entries.push({ timestamp, action: entry.action, tokens: entry.tokens });
+  }
+  if (sum !== tokens) return null;
+  return { tool, action, tokens, timeline: entries.sort((a, b) => a.timestamp - b.timestamp) };
+}
+
+async function readBody(request: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const store = await openBareStore(process.argv[2]);
+const { sqlite, ownerId } = store;
+const insertScan = sqlite.prepare(
+  `INSERT INTO scans (id, created_at, tool, action, tokens, status, source, organization_id, submitted_by,
+     token_breakdown, request_count, violation_count, worst_severity)
+   VALUES (?, ?, ?, ?, ?, 'completed', 'submitted', NULL, ?, '{}', ?, 0, 0)`,
+);
+const insertEntry = sqlite.prepare(
+  'INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES (?, ?, ?, ?, ?)',
+);
+// IMMEDIATE like the app's transactions: the write lock at BEGIN, never a failed upgrade.
+const save = sqlite.transaction((id: string, createdAt: number, scan: Submission, timeline: readonly Entry[]) => {
+  insertScan.run(id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length);
+  timeline.forEach((entry, seq) => insertEntry.run(id, seq, entry.timestamp, entry.action, entry.tokens));
+}).immediate;
+
+const server = createServer((request, response) => {
+  void (async () => {
+    if (request.method !== 'POST' || request.url !== '/v1/scans')
+      return sendJson(response, 404, { error: 'not_found' });
+    if (!authorized(request, store.token)) return sendJson(response, 401, { error: 'unauthorized' });
+    const text = await readBody(request);
+    if (text === null) return sendJson(response, 413, { error: 'payload_too_large' });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return sendJson(response, 400, { error: 'invalid_json' });
+    }
+    const scan = validate(body);
+    if (!scan) return sendJson(response, 400, { error: 'validation_failed' });
+    const createdAt = Date.now();
+    const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
+    const id = newId('scan');
+    save(id, createdAt, scan, timeline);
+    sendJson(
+      response,
+      201,
+      {
+        id,
+        created_at: new Date(createdAt).toISOString(),
+        tool: scan.tool,
+        action: scan.action,
+        tokens: scan.tokens,
+        status: 'completed',
+        violations: [],
+        organization_id: null,
+        source: 'submitted',
+      },
+      { Location: `/v1/scans/${id}` },
+    );
+  })().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
+  });
+});
+listen(server, sqlite);
