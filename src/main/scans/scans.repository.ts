@@ -71,11 +71,24 @@ export async function listVisibleScans(
   filters: ScanFilters,
   page: { limit: number; offset: number },
   order: ScanOrder = NEWEST_FIRST,
+  after?: ScanRow,
 ): Promise<{ rows: ScanRow[]; total: number }> {
   const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
+  // Keyset paging: continue after the given scan in this order, along the same (column, id)
+  // index, so a deep page costs what the first one does instead of walking past every row before it.
+  const rowsQuery = after
+    ? base.where((eb) => {
+        const beyond = order.direction === 'desc' ? '<' : '>';
+        const value = after[order.column];
+        return eb.or([
+          eb(`scans.${order.column}`, beyond, value),
+          eb.and([eb(`scans.${order.column}`, '=', value), eb('scans.id', beyond, after.id)]),
+        ]);
+      })
+    : base;
   // The id in the same direction makes the order total, so pages neither repeat nor skip a scan,
   // and lets each order walk one (column, id) index from either end.
-  const rows = await base
+  const rows = await rowsQuery
     .selectAll()
     .orderBy(`scans.${order.column}`, order.direction)
     .orderBy('scans.id', order.direction)

@@ -21,7 +21,9 @@ const time = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : (parseDateOrDateTime(text) ?? undefined);
 
 /** The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema. */
-export function toFilters(query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort'>): repo.ScanFilters {
+export function toFilters(
+  query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
+): repo.ScanFilters {
   return {
     since: time(query.since),
     until: time(query.until),
@@ -42,12 +44,19 @@ const ORDERS: Readonly<Record<ScanListSort, repo.ScanOrder>> = {
 export const toOrder = (sort: ScanListSort = DEFAULT_SCAN_LIST_SORT): repo.ScanOrder => ORDERS[sort];
 
 export async function listScans(db: Db, userId: string, query: ScanListQuery): Promise<ScanList> {
+  const after = query.after === undefined ? undefined : await repo.findVisibleScan(db, query.after, userId);
+  if (query.after !== undefined && !after) {
+    throw new ApiError('validation_failed', 'after must be the id of a scan in the list', [
+      { field: 'after', message: 'is not a scan you can see' },
+    ]);
+  }
   const { rows, total } = await repo.listVisibleScans(
     db,
     userId,
     toFilters(query),
     { limit: query.limit, offset: query.offset },
     toOrder(query.sort),
+    after,
   );
   return { scans: rows.map(toScanSummary), total };
 }

@@ -108,6 +108,14 @@ export const ScanListQuery = Type.Object(
         default: DEFAULT_SCAN_LIST_SORT,
       }),
     ),
+    after: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'keyset paging (extension): the last scan id of the previous page; the list continues after it in its order, and offset counts from there',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
