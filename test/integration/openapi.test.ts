@@ -81,6 +81,16 @@ describe('GET /v1/openapi.json', () => {
     });
   });
 
+  it('shows query parameters that have a default as optional', () => {
+    const parameters = (
+      document.paths['/v1/scans']?.get as unknown as { parameters: { name: string; required?: boolean }[] }
+    ).parameters;
+    const byName = new Map(parameters.map((parameter) => [parameter.name, parameter.required ?? false]));
+    expect(byName.get('limit')).toBe(false);
+    expect(byName.get('offset')).toBe(false);
+    expect(byName.get('since')).toBe(false);
+  });
+
   it('needs a token like every /v1 path', async () => {
     expectError(await ctx.request({ method: 'GET', url: '/v1/openapi.json', as: null }), 401, 'unauthorized');
   });

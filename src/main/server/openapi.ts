@@ -1,8 +1,26 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 
+interface ObjectSchema {
+  required?: string[];
+  properties?: Record<string, { default?: unknown }>;
+}
+
+/**
+ * Query parameters with a default are required in the validating schema (so handlers always see a
+ * value) but optional to a client: say so in the document.
+ */
+export function optionalDefaults<S extends ObjectSchema>(schema: S): S {
+  const required = schema.required?.filter((name) => schema.properties?.[name]?.default === undefined);
+  return { ...schema, required };
+}
+
 /** The OpenAPI 3.1 document is generated from the routes' own TypeBox schemas. */
 export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
+    transform: ({ schema, url }) => {
+      const querystring = schema?.querystring as ObjectSchema | undefined;
+      return { url, schema: querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema };
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
