@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
-import { BulkInserter, relaxForBulkLoad } from '../../src/main/demo/bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/demo/bulk-insert';
 import { databaseFile } from '../../src/main/paths';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { openWorkspace } from '../../src/main/workspace';
@@ -93,23 +93,6 @@ export async function createTimelineDataDir(dataDir: string, sizes: readonly num
   }
   return { dataDir, scans };
 }
-
-const SCAN_SAMPLE = {
-  id: '',
-  created_at: 0,
-  tool: '',
-  action: '',
-  tokens: 0,
-  status: 'completed',
-  source: 'submitted',
-  organization_id: null,
-  submitted_by: '',
-  token_breakdown: '',
-  request_count: 0,
-  violation_count: 0,
-  worst_severity: 0,
-} as const;
-const ENTRY_SAMPLE = { scan_id: '', seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
 
 /** The run's timeline data dir (both sizes), built by whichever benchmark needs it first. */
 export function timelineDataDir(context: BenchContext): Promise<TimelineDataDir> {

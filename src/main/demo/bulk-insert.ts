@@ -85,3 +85,30 @@ export function relaxForBulkLoad(sqlite: SQLite.Database, cacheKib = 512 * 1024)
     sqlite.pragma(`cache_size = ${Math.trunc(cacheSize)}`);
   };
 }
+
+/** Typed samples for the compiled inserts; their key order is the order values are pushed in. */
+export const SCAN_SAMPLE = {
+  id: '',
+  created_at: 0,
+  tool: '',
+  action: '',
+  tokens: 0,
+  status: 'completed',
+  source: 'submitted',
+  organization_id: null,
+  submitted_by: '',
+  token_breakdown: '',
+  request_count: 0,
+  violation_count: 0,
+  worst_severity: 0,
+} as const;
+export const ENTRY_SAMPLE = { scan_id: '', seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
+export const VIOLATION_SAMPLE = {
+  id: '',
+  scan_id: '',
+  seq: 0,
+  rule: '',
+  severity: 'low',
+  message: '',
+  timeline_index: null,
+} as const;

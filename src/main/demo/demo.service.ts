@@ -6,7 +6,7 @@ import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace';
-import { BulkInserter, relaxForBulkLoad } from './bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from './bulk-insert';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 
@@ -145,33 +145,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     await db.destroy();
   }
 }
-
-/** Typed samples for the compiled inserts; their key order is the order values are pushed in. */
-const SCAN_SAMPLE = {
-  id: '',
-  created_at: 0,
-  tool: '',
-  action: '',
-  tokens: 0,
-  status: 'completed',
-  source: 'submitted',
-  organization_id: null,
-  submitted_by: '',
-  token_breakdown: '',
-  request_count: 0,
-  violation_count: 0,
-  worst_severity: 0,
-} as const;
-const ENTRY_SAMPLE = { scan_id: '', seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
-const VIOLATION_SAMPLE = {
-  id: '',
-  scan_id: '',
-  seq: 0,
-  rule: '',
-  severity: 'low',
-  message: '',
-  timeline_index: null,
-} as const;
 
 /** People, organizations, memberships, teams and policies, through the ordinary repositories. */
 async function insertWorld(db: Db, world: DemoWorld): Promise<void> {
