@@ -8,9 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tokenFile } from '../../src/main/paths';
 import { exited, type Scratch } from './scratch';
-import { childEnv, ROOT } from './serve-child';
-
-const START_TIMEOUT_MS = 60_000;
+import { childEnv, ROOT, waitForListening } from './serve-child';
 
 export interface BareChild {
   url: string;
@@ -28,25 +26,7 @@ export async function startBare(scratch: Scratch, script: string, dataDir: strin
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in time: ${stderr}`)), START_TIMEOUT_MS);
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code} before listening: ${stderr}`));
-    });
-    child.once('error', reject);
-  });
+  const url = await waitForListening(child, script);
   return {
     url,
     // The server has opened (and so created) the workspace before it listens.

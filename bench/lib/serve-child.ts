@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,29 @@ export function childEnv(): NodeJS.ProcessEnv {
   env.SCANDESK_DATA_DIR = join(ROOT, 'bench', 'no-such-data-dir');
   env.NO_COLOR = '1';
   return env;
+}
+
+/** Resolves with the URL a child prints as `listening on URL`; rejects with its stderr if it exits or stalls. */
+export function waitForListening(child: ChildProcess, name: string): Promise<string> {
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start in time: ${stderr}`)), START_TIMEOUT_MS);
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with ${code} before listening: ${stderr}`));
+    });
+    child.once('error', reject);
+  });
 }
 
 export interface PeakMeasurement<T> {
@@ -59,25 +82,7 @@ export async function startServe(scratch: Scratch, dataDir: string): Promise<Ser
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start in time: ${stderr}`)), START_TIMEOUT_MS);
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const match = /^listening on (http:\/\/\S+)$/m.exec(stdout);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code} before listening: ${stderr}`));
-    });
-    child.once('error', reject);
-  });
+  const url = await waitForListening(child, 'serve');
   const pid = child.pid!;
   const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
 
