@@ -17,6 +17,8 @@ export interface Workspace {
 export interface WorkspaceOptions extends OpenOptions {
   /** `SCANDESK_TOKEN` at first start becomes the owner's token instead of a random one. */
   initialToken?: string | undefined;
+  /** Told the pending migrations before an existing store is upgraded (see migrateToLatest). */
+  onUpgrade?: ((pending: string[]) => void) | undefined;
 }
 
 export class WorkspaceError extends Error {
@@ -45,7 +47,7 @@ export async function openWorkspace(dataDir: string, options: WorkspaceOptions =
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(databaseFile(dataDir), options);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, undefined, options.onUpgrade);
     let createdToken: string | null = null;
     if (!(await findWorkspaceOwner(db))) {
       const created = await createUser(db, 'local', { workspaceOwner: true, token: options.initialToken });

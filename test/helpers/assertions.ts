@@ -36,6 +36,7 @@ const TABLES = [
   'team_members',
   'policies',
   'scans',
+  'scan_counts',
   'timeline_entries',
   'violations',
 ] as const;

@@ -86,4 +86,18 @@ describe('migrateToLatest', () => {
     // A later start with the good migrations still works.
     expect(await migrateToLatest(db, migrations)).toEqual(Object.keys(migrations));
   });
+
+  it('announces the pending migrations of an existing store, never of a new one', async () => {
+    const names = Object.keys(migrations);
+    const heard: string[][] = [];
+    const older = Object.fromEntries(Object.entries(migrations).slice(0, 1));
+    await migrateToLatest(db, older, (pending) => heard.push(pending));
+    expect(heard).toEqual([]);
+
+    await migrateToLatest(db, migrations, (pending) => heard.push(pending));
+    expect(heard).toEqual([names.slice(1)]);
+
+    await migrateToLatest(db, migrations, (pending) => heard.push(pending));
+    expect(heard).toHaveLength(1);
+  });
 });

@@ -25,7 +25,14 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   const port = parsePort(values.port);
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const workspace = await openWorkspace(dataDir, { initialToken: process.env.SCANDESK_TOKEN || undefined });
+  const workspace = await openWorkspace(dataDir, {
+    initialToken: process.env.SCANDESK_TOKEN || undefined,
+    onUpgrade: (pending) =>
+      process.stderr.write(
+        `upgrading the database in ${dataDir} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +
+          'a large store takes a few seconds per million scans)\n',
+      ),
+  });
   if (workspace.createdToken)
     process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
 

@@ -81,7 +81,25 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
   return sqlite;
 }
 
+// The handle under each Kysely instance made here, for withSqlite. Weak: a destroyed instance
+// that nobody references any more takes its entry with it.
+const handles = new WeakMap<Kysely<Database>, SQLite.Database>();
+
 /** Kysely over an open handle; destroying the Kysely instance closes the handle. */
 export function wrapSqlite(sqlite: SQLite.Database): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ database: sqlite }) });
+  handles.set(db, sqlite);
+  return db;
+}
+
+/**
+ * Runs `work` on the raw better-sqlite3 handle under `db` (made by openDatabase or wrapSqlite),
+ * for hot reads that prepare a Kysely-compiled statement once and run it many times. It holds
+ * Kysely's one connection meanwhile, like any query: `work` can never land inside another
+ * request's open transaction. Keep `work` short and synchronous; other queries wait for it.
+ */
+export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
+  const sqlite = handles.get(db);
+  if (!sqlite) throw new Error('withSqlite needs a database opened by openDatabase or wrapSqlite');
+  return db.connection().execute(async () => work(sqlite));
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { MembershipTable, OrganizationTable } from './tables/organization.table';
 import type { PolicyTable } from './tables/policy.table';
+import type { ScanCountTable } from './tables/scan-count.table';
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
@@ -19,6 +20,7 @@ export interface Database {
   team_members: TeamMemberTable;
   policies: PolicyTable;
   scans: ScanTable;
+  scan_counts: ScanCountTable;
   timeline_entries: TimelineEntryTable;
   violations: ViolationTable;
 }

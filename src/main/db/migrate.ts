@@ -9,13 +9,21 @@ export class MigrationError extends Error {
 /**
  * Brings the schema up to date. The pending migrations run in one transaction (our SQLite
  * dialect declares transactional DDL), so a failure rolls all of them back and the database stays
- * as it was.
+ * as it was. `onUpgrade` hears of the pending migrations first when an existing store is behind:
+ * rebuilding an index over a million scans takes seconds, which a caller should announce.
  */
 export async function migrateToLatest(
   db: Kysely<Database>,
   migrations: Readonly<Record<string, Migration>> = allMigrations,
+  onUpgrade?: (pending: string[]) => void,
 ): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrations }) } });
+  if (onUpgrade) {
+    const known = await migrator.getMigrations();
+    const pending = known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+    // A new store runs every migration on empty tables; only an existing one can take a while.
+    if (pending.length > 0 && pending.length < known.length) onUpgrade(pending);
+  }
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';

@@ -2,6 +2,8 @@ import type { Migration } from 'kysely';
 import * as createSchema from './2026_11_21_000000_create_schema';
 import * as createSessions from './2026_11_21_060000_create_sessions';
 import * as addScansTokensIndex from './2026_11_21_070000_add_scans_tokens_index';
+import * as coverScansListIndexes from './2026_11_21_080000_cover_scans_list_indexes';
+import * as createScanCounts from './2026_11_21_090000_create_scan_counts';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -11,4 +13,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_000000_create_schema': createSchema,
   '2026_11_21_060000_create_sessions': createSessions,
   '2026_11_21_070000_add_scans_tokens_index': addScansTokensIndex,
+  '2026_11_21_080000_cover_scans_list_indexes': coverScansListIndexes,
+  '2026_11_21_090000_create_scan_counts': createScanCounts,
 };
