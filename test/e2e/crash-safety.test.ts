@@ -158,6 +158,11 @@ describe('crash safety under SIGKILL', () => {
         )
         .get() as { n: number };
       expect(orphans.n, 'scans whose request_count disagrees with their stored timeline').toBe(0);
+      // The list's total comes from this rollup: it must have committed with the scans.
+      const rollup = sqlite.prepare('SELECT COALESCE(SUM(scans), 0) FROM scan_counts').pluck().get();
+      expect(rollup, 'scan_counts against the scans stored').toBe(
+        sqlite.prepare('SELECT COUNT(*) FROM scans').pluck().get(),
+      );
     } finally {
       sqlite.close();
     }
