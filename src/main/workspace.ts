@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { openDatabase, type OpenOptions } from './db/connection';
+import { openDatabase, refreshPlannerStatistics, type OpenOptions } from './db/connection';
 import type { Db } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { databaseFile, tokenFile } from './paths';
@@ -47,7 +47,8 @@ export async function openWorkspace(dataDir: string, options: WorkspaceOptions =
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(databaseFile(dataDir), options);
   try {
-    await migrateToLatest(db, undefined, options.onUpgrade);
+    const applied = await migrateToLatest(db, undefined, options.onUpgrade);
+    if (applied.length > 0) await refreshPlannerStatistics(db);
     let createdToken: string | null = null;
     if (!(await findWorkspaceOwner(db))) {
       const created = await createUser(db, 'local', { workspaceOwner: true, token: options.initialToken });

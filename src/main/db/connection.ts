@@ -103,3 +103,12 @@ export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.
   if (!sqlite) throw new Error('withSqlite needs a database opened by openDatabase or wrapSqlite');
   return db.connection().execute(async () => work(sqlite));
 }
+
+/**
+ * Gathers planner statistics for whatever lacks them, as at open. Run it after migrations: a
+ * rebuilt index has none, and without them SQLite answers a million-scan list page by merging
+ * two indexes and sorting every visible scan (1.2 s instead of under a millisecond).
+ */
+export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw('PRAGMA optimize = 0x10002'));
+}
