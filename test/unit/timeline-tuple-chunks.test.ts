@@ -154,6 +154,6 @@ describe('withSqlite', () => {
   it('refuses what openDatabase or wrapSqlite did not make, such as a transaction', async () => {
     await expect(
       workspace.db.transaction().execute((trx) => withSqlite(trx as unknown as Db, () => 1)),
-    ).rejects.toThrow(/withSqlite needs/);
+    ).rejects.toThrow(/only under a database opened by openDatabase or wrapSqlite/);
   });
 });

@@ -99,9 +99,18 @@ export function wrapSqlite(sqlite: SQLite.Database): Kysely<Database> {
  * request's open transaction. Keep `work` short and synchronous; other queries wait for it.
  */
 export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
-  const sqlite = handles.get(db);
-  if (!sqlite) throw new Error('withSqlite needs a database opened by openDatabase or wrapSqlite');
+  const sqlite = sqliteUnder(db);
   return db.connection().execute(async () => work(sqlite));
+}
+
+/**
+ * The raw handle under `db`, for statements run inside a Kysely transaction the caller is in:
+ * the transaction holds the one connection, so they are part of it. Anywhere else, withSqlite.
+ */
+export function sqliteUnder(db: Kysely<Database>): SQLite.Database {
+  const sqlite = handles.get(db);
+  if (!sqlite) throw new Error('the raw handle exists only under a database opened by openDatabase or wrapSqlite');
+  return sqlite;
 }
 
 /**

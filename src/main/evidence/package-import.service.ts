@@ -3,16 +3,11 @@ import type { ScanStatus, TokenBreakdown, Violation } from '../../shared/api/sca
 import { MANIFEST_PATH, packagePaths, type ManifestFile } from '../../shared/evidence-package';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime } from '../../shared/time';
+import { sqliteUnder } from '../db/connection';
 import type { Db, Executor } from '../db/database';
 import type { NewScan, ScanRow } from '../db/tables/scan.table';
 import { toViolation } from '../scans/scan-mapping';
-import {
-  findScan,
-  findViolations,
-  insertScan,
-  insertTimelineEntries,
-  insertViolations,
-} from '../scans/scans.repository';
+import { findScan, findViolations, insertScan, insertViolations } from '../scans/scans.repository';
 import { ApiError } from '../server/api-error';
 import {
   invalidPackage,
@@ -33,6 +28,7 @@ import {
   type StoredEntry,
 } from './package-validator';
 import { timelineChunks } from './timeline-chunks';
+import { TimelineWriter } from './timeline-writer';
 
 /** Rows handed to one insert call (it splits them further) and compared per step. */
 const CHUNK = 5000;
@@ -262,8 +258,17 @@ async function planScan(
   for await (const chunk of timelineOf(archive, source, content, budget, manifest)) {
     first ??= chunk[0] ?? null;
     count += chunk.length;
-    // BigInt: a long timeline of large counts can leave a double's exact range.
-    for (const entry of chunk) sum += BigInt(entry.tokens);
+    // A long timeline of large counts can leave a double's exact range, so the chunk's sum is
+    // carried over into a BigInt before it could; a BigInt per entry cost more than the check.
+    let partial = 0;
+    for (const entry of chunk) {
+      if (partial > Number.MAX_SAFE_INTEGER - entry.tokens) {
+        sum += BigInt(partial);
+        partial = 0;
+      }
+      partial += entry.tokens;
+    }
+    sum += BigInt(partial);
   }
   const where = source.evidenceEntry;
   if (content.evidence.request_count !== count) {
@@ -422,6 +427,8 @@ export async function importEvidencePackage(
     const writing: InflateBudget = { inflated: 0 };
     return await db.transaction().execute(async (trx) => {
       const result: ImportResult = { imported: [], unchanged: [] };
+      // The writer's statements run on the raw handle inside this transaction, so they are part of it.
+      const writer = new TimelineWriter(sqliteUnder(db), db);
       for (const plan of plans) {
         const { id } = plan.source;
         // The manifest was verified in pass 1 and the spooled file is ours: no second check.
@@ -441,13 +448,9 @@ export async function importEvidencePackage(
         }
         await refuseTakenViolationIds(trx, id, content.violations);
         await insertScan(trx, row);
-        let seq = 0;
-        for await (const chunk of timeline) {
-          await insertTimelineEntries(
-            trx,
-            chunk.map((entry) => ({ scan_id: id, seq: seq++, ...entry })),
-          );
-        }
+        writer.begin(id);
+        for await (const chunk of timeline) writer.write(chunk);
+        writer.end();
         await insertViolations(
           trx,
           content.violations.map((violation, i) => ({ ...violation, scan_id: id, seq: i })),

@@ -7,6 +7,7 @@ import { Manifest } from '../../shared/evidence-package';
 import { parseDateOrDateTime } from '../../shared/time';
 import { ApiError } from '../server/api-error';
 import { detailsFromAjv } from '../server/validation';
+import { quickTimelineEntry, quickTimelineLine } from './quick-timeline-entry';
 
 // ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -117,6 +118,8 @@ export interface StoredEntry {
 
 /** One timeline entry, from a JSON Lines line or an inline array; `where` names it in errors. */
 export function toStoredEntry(value: unknown, entry: string, where: string): StoredEntry {
+  const quick = quickTimelineEntry(value);
+  if (quick) return quick;
   if (!validators.timelineEntry(value)) {
     const messages = describe(validators.timelineEntry.errors ?? []);
     throw new ApiError(
@@ -134,6 +137,8 @@ export function toStoredEntry(value: unknown, entry: string, where: string): Sto
 }
 
 export function parseTimelineLine(text: string, entry: string, line: number): StoredEntry {
+  const quick = quickTimelineLine(text);
+  if (quick) return quick;
   let value: unknown;
   try {
     value = JSON.parse(text);

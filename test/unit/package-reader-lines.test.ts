@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_IMPORT_LIMITS, PackageArchive, type ImportLimits } from '../../src/main/evidence/package-reader';
+import { buildZip } from '../helpers/zip-builder';
+
+const dir = mkdtempSync(join(tmpdir(), 'scandesk-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const NAME = 'timeline.jsonl';
+let files = 0;
+
+/** Every line of the entry, or the message of the error that stopped the reading. */
+async function readAll(
+  data: Buffer,
+  method: 0 | 8,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<{ lines: string[]; batches: number } | { error: string }> {
+  const path = join(dir, `${(files += 1)}.zip`);
+  writeFileSync(path, buildZip([{ name: NAME, data, method }]));
+  const archive = await PackageArchive.open(path, limits);
+  const lines: string[] = [];
+  let batches = 0;
+  try {
+    for await (const batch of archive.readLines(NAME, { inflated: 0 })) {
+      batches += 1;
+      lines.push(...batch);
+    }
+    return { lines, batches };
+  } catch (error) {
+    return { error: (error as Error).message };
+  } finally {
+    archive.close();
+  }
+}
+
+/**
+ * What a line-by-line reading gives, each line decoded on its own (a final CR dropped, a BOM
+ * dropped by the decoder), stopping at the first line that is not UTF-8.
+ */
+function reference(data: Buffer): { lines: string[] } | { error: string } {
+  const pieces: Buffer[] = [];
+  let start = 0;
+  for (let newline = data.indexOf(0x0a); newline !== -1; newline = data.indexOf(0x0a, start)) {
+    pieces.push(data.subarray(start, newline));
+    start = newline + 1;
+  }
+  if (start < data.length) pieces.push(data.subarray(start));
+  const lines: string[] = [];
+  for (const [i, piece] of pieces.entries()) {
+    const bytes = piece[piece.length - 1] === 0x0d ? piece.subarray(0, -1) : piece;
+    try {
+      lines.push(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      return { error: `${NAME}: line ${i + 1}: not UTF-8` };
+    }
+  }
+  return { lines };
+}
+
+/** mulberry32: deterministic draws. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES = ['{"action":"é"}', 'ascii', '日本語', '🙂', '\r', '\uFEFF', '', 'x'.repeat(300)];
+
+/** ~200 KB of lines with multi-byte characters, CRs and BOMs: chunk boundaries fall inside them. */
+function randomText(seed: number): Buffer {
+  const next = random(seed);
+  const lines: string[] = [];
+  for (let size = 0; size < 200_000;) {
+    let line = '';
+    const parts = 1 + Math.floor(next() * 6);
+    for (let i = 0; i < parts; i++) line += PIECES[Math.floor(next() * PIECES.length)];
+    lines.push(line);
+    size += Buffer.byteLength(line) + 1;
+  }
+  return Buffer.from(lines.join(next() < 0.5 ? '\n' : '\r\n') + (next() < 0.5 ? '\n' : ''));
+}
+
+describe('PackageArchive.readLines', () => {
+  it('gives the lines a line-by-line decoding gives, across chunk boundaries, stored and deflated', async () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const data = randomText(seed);
+      for (const method of [0, 8] as const) {
+        const read = await readAll(data, method);
+        expect('lines' in read && read.batches).toBeGreaterThan(1);
+        expect(read).toMatchObject(reference(data));
+      }
+    }
+  });
+
+  it('drops a final CR and a leading BOM per line, and keeps a BOM elsewhere', async () => {
+    const data = Buffer.from('\uFEFFa\r\n\uFEFF\uFEFFb\nc\uFEFF\r\n\r\n\uFEFF\r\nlast\r');
+    expect(await readAll(data, 8)).toMatchObject({ lines: ['a', '\uFEFFb', 'c\uFEFF', '', '', 'last'] });
+    expect(await readAll(data, 8)).toMatchObject(reference(data));
+  });
+
+  it('names the first line that is not UTF-8, in any chunk', async () => {
+    const good = randomText(7);
+    for (const at of [0, 5_000, good.length - 2]) {
+      for (const bad of [[0xff], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xc0, 0xaf]]) {
+        const data = Buffer.concat([good.subarray(0, at), Buffer.from(bad), good.subarray(at)]);
+        const expected = reference(data);
+        expect(expected).toHaveProperty('error');
+        for (const method of [0, 8] as const) expect(await readAll(data, method)).toEqual(expected);
+      }
+    }
+  });
+
+  it('refuses an unfinished line longer than the limit', async () => {
+    const limits = { ...DEFAULT_IMPORT_LIMITS, lineBytes: 1000 };
+    const data = Buffer.from(`a\nb\n${'x'.repeat(100_000)}\nc\n`);
+    expect(await readAll(data, 8, limits)).toEqual({ error: `${NAME}: line 3: longer than 1000 bytes` });
+  });
+});
