@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
-import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/demo/bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { databaseFile } from '../../src/main/paths';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { openWorkspace } from '../../src/main/workspace';

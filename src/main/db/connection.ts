@@ -52,7 +52,7 @@ class ScandeskSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Opens a SQLite file with the pragmas every connection needs. The only place with SQLite-only SQL. */
+/** Opens a SQLite file with the pragmas every connection needs (SQLite-only SQL lives here and in bulk-insert.ts). */
 export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Database> {
   return wrapSqlite(openSqlite(file, options));
 }

@@ -6,7 +6,7 @@ import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace';
-import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from './bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Db } from '../db/database';
-import { BulkInserter, ENTRY_SAMPLE } from '../demo/bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
 import type { StoredEntry } from './package-validator';
 
 /** Rows per INSERT, as the demo loader uses. */

@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { Insertable } from 'kysely';
-import type { Database, Db } from '../db/database';
+import type { Database, Db } from './database';
 
 export type SqlValue = string | number | bigint | null;
 
