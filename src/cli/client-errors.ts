@@ -1,18 +1,4 @@
-import type { ErrorDetail } from '../shared/api/error-codes';
-
-/** An error answer from the server, carrying the contract's error body. */
-export class ServerError extends Error {
-  override readonly name = 'ServerError';
-
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: ErrorDetail[],
-  ) {
-    super(message);
-  }
-}
+export { ServerError } from '../shared/api/server-error';
 
 /** The server could not be reached at all. */
 export class UnreachableError extends Error {

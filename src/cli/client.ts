@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { isErrorBody } from '../shared/api/error-codes';
 import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, tokenFile } from '../main/paths';
 import { liveServerUrl } from '../main/server-info';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
@@ -121,16 +120,8 @@ export class ApiClient {
       throw transportError(error, options.url, init.streamed === true);
     }
     if (!response.ok) {
-      const parsed = parseJson(await response.text());
-      if (isErrorBody(parsed)) {
-        throw new ServerError(response.status, parsed.error.code, parsed.error.message, parsed.error.details ?? []);
-      }
-      throw new ServerError(
-        response.status,
-        'unknown',
-        `the server answered ${response.status} ${response.statusText}`,
-        [],
-      );
+      const answer = `the server answered ${response.status} ${response.statusText}`;
+      throw ServerError.fromBody(response.status, parseJson(await response.text()), answer);
     }
     return response;
   }

@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { ApiError } from '../lib/api-client';
+import { ServerError } from '../lib/api-client';
 import { router } from './router';
 
 const queryClient = new QueryClient({
@@ -9,7 +9,7 @@ const queryClient = new QueryClient({
       staleTime: 15_000,
       // A 4xx will not change by asking again; a dropped connection might.
       retry: (failures, error) =>
-        !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 2,
+        !(error instanceof ServerError && error.status >= 400 && error.status < 500) && failures < 2,
     },
   },
 });

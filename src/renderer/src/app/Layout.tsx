@@ -5,7 +5,7 @@ import type { User } from '../../../shared/api/users';
 import { ErrorMessage } from '../components/QueryState';
 import { SignIn } from '../components/SignIn';
 import { ImportProvider, useImport } from '../features/import/import-context';
-import { api, ApiError } from '../lib/api-client';
+import { api, ServerError } from '../lib/api-client';
 import { useGlobalShortcuts } from './shortcuts';
 import { useTheme } from './theme';
 
@@ -59,7 +59,7 @@ function Shell() {
 /** Everything needs a signed-in browser: without a session the API says 401 and we ask for the token. */
 export function Layout() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me'), retry: false });
-  if (me.error instanceof ApiError && me.error.status === 401) return <SignIn />;
+  if (me.error instanceof ServerError && me.error.status === 401) return <SignIn />;
   if (me.error) return <ErrorMessage error={me.error} />;
   if (me.isPending) return <p className="state">Loading…</p>;
   return (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../lib/api-client';
+import { ServerError } from '../lib/api-client';
 
 /** Loading, error and empty states, the same everywhere: an API error shows its own message. */
 export function QueryState({
@@ -29,7 +29,7 @@ export function QueryState({
 
 export function ErrorMessage({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
-  const details = error instanceof ApiError ? error.details : [];
+  const details = error instanceof ServerError ? error.details : [];
   return (
     <div className="state state-error" role="alert">
       <p>{message}</p>

@@ -1,17 +1,6 @@
-import { isErrorBody, type ErrorDetail } from '../../../shared/api/error-codes';
+import { ServerError } from '../../../shared/api/server-error';
 
-/** An error answer of the API, carrying the contract's error body (SPEC.md §3). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: ErrorDetail[],
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+export { ServerError };
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -24,17 +13,14 @@ export function withQuery(path: string, query: Query = {}): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+async function toServerError(response: Response): Promise<ServerError> {
   const body: unknown = await response.json().catch(() => undefined);
-  if (isErrorBody(body)) {
-    return new ApiError(response.status, body.error.code, body.error.message, body.error.details ?? []);
-  }
-  return new ApiError(response.status, 'unknown', `the server answered ${response.status} ${response.statusText}`, []);
+  return ServerError.fromBody(response.status, body, `the server answered ${response.status} ${response.statusText}`);
 }
 
 /**
  * The renderer talks to the server only through here: same origin, authenticated by the session
- * cookie, every error turned into an ApiError with the server's message.
+ * cookie, every error turned into an ServerError with the server's message.
  */
 export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
   const response = await fetch(path, {
@@ -44,7 +30,7 @@ export async function api<T>(method: string, path: string, body?: unknown, init:
     body: body === undefined ? undefined : JSON.stringify(body),
     ...init,
   });
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) throw await toServerError(response);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
@@ -53,7 +39,7 @@ export const apiGet = <T>(path: string, query?: Query): Promise<T> => api<T>('GE
 
 /**
  * Uploads a file with progress (fetch has no upload progress): used for evidence imports.
- * Resolves with the parsed JSON body; rejects with an ApiError carrying the server's reason.
+ * Resolves with the parsed JSON body; rejects with an ServerError carrying the server's reason.
  */
 export function uploadWithProgress<T>(
   path: string,
@@ -67,7 +53,7 @@ export function uploadWithProgress<T>(
     request.withCredentials = true;
     request.setRequestHeader('Content-Type', contentType);
     request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
-    request.onerror = () => reject(new ApiError(0, 'network', 'the server could not be reached', []));
+    request.onerror = () => reject(new ServerError(0, 'network', 'the server could not be reached', []));
     request.onload = () => {
       let body: unknown;
       try {
@@ -76,9 +62,7 @@ export function uploadWithProgress<T>(
         body = undefined;
       }
       if (request.status >= 200 && request.status < 300) resolve(body as T);
-      else if (isErrorBody(body))
-        reject(new ApiError(request.status, body.error.code, body.error.message, body.error.details ?? []));
-      else reject(new ApiError(request.status, 'unknown', `the server answered ${request.status}`, []));
+      else reject(ServerError.fromBody(request.status, body, `the server answered ${request.status}`));
     };
     request.send(file);
   });

@@ -3,7 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, type ReactNode } from 'react';
 import type { ImportResult } from '../../../../shared/api/evidence';
 import type { DesktopImportOutcome } from '../../../../shared/desktop-api';
-import { ApiError, uploadWithProgress } from '../../lib/api-client';
+import { ServerError, uploadWithProgress } from '../../lib/api-client';
 import { DropOverlay } from './DropOverlay';
 import { jobsReducer, newJob, type ImportJob } from './import-jobs';
 
@@ -46,7 +46,7 @@ export function ImportProvider({ children }: { children: ReactNode }) {
         dispatch({ type: 'imported', id: job.id, result });
         await queryClient.invalidateQueries({ predicate: (q) => !KEEP_ON_IMPORT.has(String(q.queryKey[0])) });
       } catch (error) {
-        const details = error instanceof ApiError ? error.details : [];
+        const details = error instanceof ServerError ? error.details : [];
         const message = error instanceof Error ? error.message : String(error);
         dispatch({ type: 'refused', id: job.id, message, details });
       }

@@ -2,7 +2,7 @@ import { Link, useCanGoBack, useNavigate, useParams, useRouter, useSearch } from
 import { useCallback } from 'react';
 import { ScanTokenBreakdownChart } from '../../components/charts/ScanTokenBreakdownChart';
 import { QueryState } from '../../components/QueryState';
-import { ApiError } from '../../lib/api-client';
+import { ServerError } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { parseScanDetailSearch, type ScanDetailSearch } from './detail-search';
 import { ScanSummaryCard } from './ScanSummaryCard';
@@ -51,7 +51,7 @@ export function ScanDetailPage() {
       }),
     [navigate],
   );
-  const notFound = scan.error instanceof ApiError && scan.error.status === 404;
+  const notFound = scan.error instanceof ServerError && scan.error.status === 404;
   const violations = evidence.data?.evidence.violations ?? scan.data?.violations ?? [];
   const breakdown = breakdownRows(evidence.data?.evidence.token_breakdown);
 

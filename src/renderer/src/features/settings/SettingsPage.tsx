@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { ApiError } from '../../lib/api-client';
+import { ServerError } from '../../lib/api-client';
 import { cliSnippet, maskedCliSnippet, maskToken } from './cli-snippet';
 import { CopyButton } from './CopyButton';
 import { useSettings, useSignOut } from './use-settings';
@@ -10,7 +10,7 @@ export function SettingsPage() {
   const signOut = useSignOut();
   const [revealed, setRevealed] = useState(false);
   const url = window.location.origin;
-  const forbidden = settings.error instanceof ApiError && settings.error.status === 403;
+  const forbidden = settings.error instanceof ServerError && settings.error.status === 403;
   const token = settings.data?.token ?? null;
   const snippet = cliSnippet(url, token);
   const shownSnippet = token && !revealed ? maskedCliSnippet(url, token) : snippet;
