@@ -10,6 +10,7 @@ import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime } from '../../shared/time';
 import type { Db } from '../db/database';
+import { batchedWrite } from '../db/write-batcher';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
@@ -99,13 +100,14 @@ function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
 
 /**
  * Stores a submitted scan with its timeline and the violations its organization's policy implies,
- * all in one transaction (SPEC.md §6, §7).
+ * all or nothing (SPEC.md §6, §7): in a savepoint of a group commit shared with concurrent
+ * submissions, settled only once committed.
  */
 export async function submitScan(db: Db, userId: string, body: SubmitScanBody): Promise<Scan> {
   const createdAt = Date.now();
   const timeline = timelineOf(body, createdAt);
   const scanId = newId('scan');
-  return db.transaction().execute(async (trx) => {
+  return batchedWrite(db, async (trx) => {
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
       throw new ApiError('not_found', 'organization not found', [
