@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_IMPORT_LIMITS, PackageArchive, type ImportLimits } from '../../src/main/evidence/package-reader';
 import { buildZip } from '../helpers/zip-builder';
+import { makeRng } from '../helpers/reliability';
 
 const dir = mkdtempSync(join(tmpdir(), 'scandesk-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,17 +60,8 @@ function reference(data: Buffer): { lines: string[] } | { error: string } {
   return { lines };
 }
 
-/** mulberry32: deterministic draws. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic draws in [0, 1). */
+const random = (seed: number): (() => number) => makeRng(seed).next;
 
 const PIECES = ['{"action":"é"}', 'ascii', '日本語', '🙂', '\r', '\uFEFF', '', 'x'.repeat(300)];
 

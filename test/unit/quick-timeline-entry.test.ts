@@ -8,6 +8,7 @@ import {
   quickTimelineEntry,
   quickTimelineLine,
 } from '../../src/main/evidence/quick-timeline-entry';
+import { makeRng } from '../helpers/reliability';
 
 // The quick path may only ever accept what the full path (Ajv with the same options as the
 // validator, then parseDateOrDateTime) accepts, with the same value; it may leave anything to it.
@@ -28,17 +29,8 @@ function expectSound(value: unknown): void {
   if (quick !== null) expect(fullPath(value), JSON.stringify(value)).toEqual(quick);
 }
 
-/** mulberry32: deterministic draws for the random cases. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic draws in [0, 1). */
+const random = (seed: number): (() => number) => makeRng(seed).next;
 
 const entry = (timestamp: unknown, action: unknown = 'chat.completion', tokens: unknown = 12) => ({
   timestamp,

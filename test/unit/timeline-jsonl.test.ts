@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineTuple } from '../../src/main/evidence/timeline-chunks';
 import { TimelineJsonlEncoder, timelineLine } from '../../src/main/evidence/timeline-jsonl';
+import { makeRng } from '../helpers/reliability';
 
 const DAY = 86_400_000;
 
@@ -17,17 +18,8 @@ function expectSameBytes(chunks: readonly (readonly TimelineTuple[])[]): void {
   for (const rows of chunks) expect(encoder.encode(rows).equals(reference(rows))).toBe(true);
 }
 
-/** mulberry32: deterministic draws for the mixed chunks. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic draws in [0, 1). */
+const random = (seed: number): (() => number) => makeRng(seed).next;
 
 const ODD_ACTIONS = [
   '',
