@@ -1,7 +1,8 @@
 /**
- * `npm run bench` kept from rotting: quick runs of two benchmarks (one measuring a command and a
- * server child, one a load generator against two server children) check the table, the JSON
- * file and the cleanup, never the timings (those belong to the benchmarks, on a quiet machine).
+ * `npm run bench` kept from rotting: quick runs of three benchmarks (a command and a server
+ * child; a load generator against two server children; sequential reads of a demo store) check
+ * the table, the JSON file and the cleanup, never the timings (those belong to the benchmarks, on
+ * a quiet machine).
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -101,6 +102,29 @@ describe('npm run bench', () => {
 
     expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
   }, 60_000);
+
+  // The list benchmark refuses to report unless the server's pages and totals equal the bare
+  // SQL's, so this also checks the scan_counts rollup against COUNT(*) on a 50,000-scan demo store.
+  it('runs the list benchmark quickly: the server answers exactly as the bare SQL does', async () => {
+    const tmp = makeTempDir('scandesk-bench-smoke-');
+    const out = join(makeTempDir('scandesk-bench-out-'), 'latest.json');
+    const run = await npmBench(['--quick', '--only', 'list', '--json', out], tmp);
+    expect(run.code, run.stderr).toBe(0);
+
+    const results = JSON.parse(readFileSync(out, 'utf8')) as ResultsFile;
+    expect(results.errors).toEqual([]);
+    expect(results.results.map((row) => row.label)).toEqual(
+      ['first page', 'offset=45,000', 'since 7 days + tool=ChatGPT'].flatMap((query) =>
+        ['p50', 'p99'].map((stat) => `list 50,000 scans: ${query} ${stat}`),
+      ),
+    );
+    for (const row of results.results) {
+      expect(row.value, row.label).toBeGreaterThan(0);
+      expect(row.baseline?.label).toMatch(/^bare SQL p(50|99)$/);
+    }
+    expect(results.results.at(-1)?.target).toMatchObject({ kind: 'max', limit: 10 });
+    expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
+  }, 90_000);
 
   it('names the benchmarks there are when asked for one that is not', async () => {
     const run = await npmBench(['--only', 'no-such-benchmark'], makeTempDir('scandesk-bench-smoke-'));
