@@ -158,10 +158,16 @@ describe('crash safety under SIGKILL', () => {
         )
         .get() as { n: number };
       expect(orphans.n, 'scans whose request_count disagrees with their stored timeline').toBe(0);
-      // The list's total comes from this rollup: it must have committed with the scans.
-      const rollup = sqlite.prepare('SELECT COALESCE(SUM(scans), 0) FROM scan_counts').pluck().get();
-      expect(rollup, 'scan_counts against the scans stored').toBe(
-        sqlite.prepare('SELECT COUNT(*) FROM scans').pluck().get(),
+      // The list's total and the overview's charts come from rollups: they must have committed with the rows.
+      const count = (query: string): unknown => sqlite.prepare(query).pluck().get();
+      expect(count('SELECT COALESCE(SUM(scans), 0) FROM scan_counts'), 'scan_counts').toBe(
+        count('SELECT COUNT(*) FROM scans'),
+      );
+      expect(count('SELECT COALESCE(SUM(scans), 0) FROM scan_days'), 'scan_days').toBe(
+        count('SELECT COUNT(*) FROM scans'),
+      );
+      expect(count('SELECT COALESCE(SUM(violations), 0) FROM violation_days'), 'violation_days').toBe(
+        count('SELECT COUNT(*) FROM violations'),
       );
     } finally {
       sqlite.close();

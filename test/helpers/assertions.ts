@@ -37,6 +37,8 @@ const TABLES = [
   'policies',
   'scans',
   'scan_counts',
+  'scan_days',
+  'violation_days',
   'timeline_entries',
   'violations',
 ] as const;

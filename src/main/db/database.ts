@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { MembershipTable, OrganizationTable } from './tables/organization.table';
 import type { PolicyTable } from './tables/policy.table';
-import type { ScanCountTable } from './tables/scan-count.table';
+import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/rollup.table';
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
@@ -21,6 +21,8 @@ export interface Database {
   policies: PolicyTable;
   scans: ScanTable;
   scan_counts: ScanCountTable;
+  scan_days: ScanDayTable;
+  violation_days: ViolationDayTable;
   timeline_entries: TimelineEntryTable;
   violations: ViolationTable;
 }

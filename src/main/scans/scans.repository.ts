@@ -20,7 +20,7 @@ export interface ScanFilters {
 }
 
 /** The organizations whose scans the user sees as an owner or admin. */
-function managedOrganizations(userId: string) {
+export function managedOrganizations(userId: string) {
   return expressionBuilder<Database, never>()
     .selectFrom('memberships')
     .select('memberships.organization_id')

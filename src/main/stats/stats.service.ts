@@ -9,22 +9,52 @@ import type {
 import { formatTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
 import { bigint } from '../db/sql-math';
-import { matching, visibleTo } from '../scans/scans.repository';
+import { managedOrganizations, matching, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { toFilters } from '../scans/scans.service';
 
-const BUCKET_MS: Record<StatBucket, number> = { hour: 3_600_000, day: 86_400_000 };
+const DAY_MS = 86_400_000;
+const BUCKET_MS: Record<StatBucket, number> = { hour: 3_600_000, day: DAY_MS };
+
+/** A time range in epoch ms, since inclusive, until exclusive; either end may be open. */
+interface Span {
+  since?: number | undefined;
+  until?: number | undefined;
+}
 
 /**
- * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
- * optionally split by tool or action (SPEC.md §6, "Aggregates"). Buckets without scans are absent.
+ * A range split into the whole UTC days inside it, which the day rollups answer, and the partial
+ * days at its ends, which only the scans themselves can (`days` is null when no whole day fits).
  */
-export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery): Promise<TokenStats> {
-  const width = BUCKET_MS[query.bucket];
-  const groupBy = query.group_by;
+export function splitByDays({ since, until }: Span): { days: Span | null; edges: Span[] } {
+  const from = since === undefined ? undefined : Math.ceil(since / DAY_MS) * DAY_MS;
+  const to = until === undefined ? undefined : Math.floor(until / DAY_MS) * DAY_MS;
+  if (from !== undefined && to !== undefined && from >= to) return { days: null, edges: [{ since, until }] };
+  const edges: Span[] = [];
+  if (since !== undefined && since < from!) edges.push({ since, until: from });
+  if (until !== undefined && to! < until) edges.push({ since: to, until });
+  return { days: { since: from, until: to }, edges };
+}
+
+interface BucketRow {
+  start: number;
+  tokens: number;
+  scans: number;
+  violations: number;
+  group_name: string;
+}
+
+/** Token stats rows straight from the scans of a span. */
+async function scanBucketRows(
+  db: Db,
+  userId: string,
+  filters: ScanFilters,
+  width: number,
+  groupBy: TokenStatsQuery['group_by'],
+): Promise<BucketRow[]> {
   const rows = await db
     .selectFrom('scans')
     .where(visibleTo(userId))
-    .where(matching(toFilters(query)))
+    .where(matching(filters))
     .select((eb) => [
       eb('scans.created_at', '-', eb('scans.created_at', '%', bigint(width))).as('start'),
       eb.fn.sum<number>('scans.tokens').as('tokens'),
@@ -33,11 +63,62 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
       (groupBy === undefined ? eb.val('') : eb.ref(`scans.${groupBy}`)).as('group_name'),
     ])
     .groupBy(groupBy === undefined ? ['start'] : ['start', `scans.${groupBy}`])
-    .orderBy('start')
     .execute();
+  return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
+}
+
+/** Day-bucket rows for whole days, from the scan_days rollup. */
+async function dayRollupRows(
+  db: Db,
+  userId: string,
+  filters: ScanFilters,
+  days: Span,
+  groupBy: TokenStatsQuery['group_by'],
+): Promise<BucketRow[]> {
+  let query = db
+    .selectFrom('scan_days')
+    .where((eb) =>
+      eb.or([
+        eb('scan_days.submitted_by', '=', userId),
+        eb('scan_days.organization_key', 'in', managedOrganizations(userId)),
+      ]),
+    );
+  if (filters.tool !== undefined) query = query.where('scan_days.tool', '=', filters.tool);
+  if (filters.organization_id !== undefined)
+    query = query.where('scan_days.organization_key', '=', filters.organization_id);
+  if (days.since !== undefined) query = query.where('scan_days.day', '>=', days.since);
+  if (days.until !== undefined) query = query.where('scan_days.day', '<', days.until);
+  const rows = await query
+    .select((eb) => [
+      'scan_days.day as start',
+      eb.fn.sum<number>('scan_days.tokens').as('tokens'),
+      eb.fn.sum<number>('scan_days.scans').as('scans'),
+      eb.fn.sum<number>('scan_days.violations').as('violations'),
+      (groupBy === undefined ? eb.val('') : eb.ref(`scan_days.${groupBy}`)).as('group_name'),
+    ])
+    .groupBy(groupBy === undefined ? ['scan_days.day'] : ['scan_days.day', `scan_days.${groupBy}`])
+    .execute();
+  return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
+}
+
+/**
+ * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
+ * optionally split by tool or action (SPEC.md §6, "Aggregates"). Buckets without scans are absent.
+ * Day buckets of whole days come from the scan_days rollup; partial days and hour buckets from
+ * the scans.
+ */
+export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery): Promise<TokenStats> {
+  const width = BUCKET_MS[query.bucket];
+  const groupBy = query.group_by;
+  const filters = toFilters(query);
+  const { days, edges } = query.bucket === 'day' ? splitByDays(filters) : { days: null, edges: [filters] };
+  const parts = await Promise.all([
+    ...(days ? [dayRollupRows(db, userId, filters, days, groupBy)] : []),
+    ...edges.map((edge) => scanBucketRows(db, userId, { ...filters, ...edge }, width, groupBy)),
+  ]);
 
   const buckets = new Map<number, TokenStatsBucket>();
-  for (const row of rows) {
+  for (const row of parts.flat()) {
     const start = Number(row.start);
     let bucket = buckets.get(start);
     if (!bucket) {
@@ -53,30 +134,62 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
     bucket.tokens += Number(row.tokens);
     bucket.scans += Number(row.scans);
     bucket.violations += Number(row.violations);
-    if (bucket.groups) bucket.groups[String(row.group_name)] = { tokens: Number(row.tokens), scans: Number(row.scans) };
+    if (bucket.groups) bucket.groups[row.group_name] = { tokens: Number(row.tokens), scans: Number(row.scans) };
   }
-  return { bucket: query.bucket, buckets: [...buckets.values()] };
+  const ordered = [...buckets.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
+  return { bucket: query.bucket, buckets: ordered };
 }
 
 /**
  * Violation counts by severity and by rule over the caller's visible scans (the same visibility
- * and filters as GET /v1/scans), for the overview's charts.
+ * and filters as GET /v1/scans), for the overview's charts. Whole days come from the
+ * violation_days rollup, partial days from the violations themselves.
  */
 export async function violationStats(db: Db, userId: string, query: ViolationStatsQuery): Promise<ViolationStats> {
-  const rows = await db
-    .selectFrom('scans')
-    .innerJoin('violations', 'violations.scan_id', 'scans.id')
-    .where(visibleTo(userId))
-    .where(matching(toFilters(query)))
-    .select((eb) => ['violations.severity', 'violations.rule', eb.fn.countAll<number>().as('count')])
-    .groupBy(['violations.severity', 'violations.rule'])
-    .execute();
+  const filters = toFilters(query);
+  const { days, edges } = splitByDays(filters);
+  const fromScans = edges.map((edge) =>
+    db
+      .selectFrom('scans')
+      .innerJoin('violations', 'violations.scan_id', 'scans.id')
+      .where(visibleTo(userId))
+      .where(matching({ ...filters, ...edge }))
+      .select((eb) => ['violations.severity', 'violations.rule', eb.fn.countAll<number>().as('count')])
+      .groupBy(['violations.severity', 'violations.rule'])
+      .execute(),
+  );
+  const fromDays = days ? [violationDayRows(db, userId, filters, days)] : [];
+  const parts = await Promise.all([...fromDays, ...fromScans]);
 
   const result: ViolationStats = { by_severity: { low: 0, medium: 0, high: 0, critical: 0 }, by_rule: {} };
-  for (const row of rows) {
+  for (const row of parts.flat()) {
     const count = Number(row.count);
     result.by_severity[row.severity] += count;
     result.by_rule[row.rule] = (result.by_rule[row.rule] ?? 0) + count;
   }
   return result;
+}
+
+async function violationDayRows(db: Db, userId: string, filters: ScanFilters, days: Span) {
+  let query = db
+    .selectFrom('violation_days')
+    .where((eb) =>
+      eb.or([
+        eb('violation_days.submitted_by', '=', userId),
+        eb('violation_days.organization_key', 'in', managedOrganizations(userId)),
+      ]),
+    );
+  if (filters.organization_id !== undefined) {
+    query = query.where('violation_days.organization_key', '=', filters.organization_id);
+  }
+  if (days.since !== undefined) query = query.where('violation_days.day', '>=', days.since);
+  if (days.until !== undefined) query = query.where('violation_days.day', '<', days.until);
+  return query
+    .select((eb) => [
+      'violation_days.severity',
+      'violation_days.rule',
+      eb.fn.sum<number>('violation_days.violations').as('count'),
+    ])
+    .groupBy(['violation_days.severity', 'violation_days.rule'])
+    .execute();
 }

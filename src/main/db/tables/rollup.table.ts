@@ -1,0 +1,41 @@
+import type { Severity } from './violation.table';
+
+// Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000 and
+// 2026_11_21_100000): sums over these stand in for scans over every visible row.
+
+/** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
+export interface ScanCountTable {
+  /** The scan's organization_id, or '' for none. */
+  organization_key: string;
+  submitted_by: string;
+  tool: string;
+  status: string;
+  /** 1 when violation_count > 0, else 0. */
+  with_violations: number;
+  scans: number;
+}
+
+/** Per UTC day and (organization, submitter, tool, action): what day-bucket token charts sum. */
+export interface ScanDayTable {
+  /** Epoch ms of the UTC midnight that starts the day. */
+  day: number;
+  /** The scans' organization_id, or '' for none. */
+  organization_key: string;
+  submitted_by: string;
+  tool: string;
+  action: string;
+  scans: number;
+  tokens: number;
+  /** The sum of the scans' violation_count. */
+  violations: number;
+}
+
+/** Violations per UTC day (of their scan), (organization, submitter), severity and rule. */
+export interface ViolationDayTable {
+  day: number;
+  organization_key: string;
+  submitted_by: string;
+  severity: Severity;
+  rule: string;
+  violations: number;
+}
