@@ -6,12 +6,31 @@ import { deleteUser } from '../../src/main/users/users.repository';
 import { createOrg, fixtureScanId, insertScans, setRole } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';
 
-// The list's `total` without a time range comes from the scan_counts rollup that triggers keep.
-// These runs write scans through every path that changes them (inserts, updates, deleting an
-// organization or a user, both of which cascade) and check the rollup against a recount, and
-// every user's totals against the visibility rule worked out here from the raw rows.
+// The list's `total` comes from the scan_counts rollup without a time range, and from the
+// scan_days rollup for the whole days of one. These runs write scans through every path that
+// changes them (inserts, updates, deleting an organization or a user, both of which cascade) and
+// check the rollup against a recount, and every user's totals, over ranges aligned to days or
+// not, against the visibility rule worked out here from the raw rows.
 
 const TOOLS = ['claude-code', 'cursor', 'ChatGPT'] as const;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ORIGIN = Date.UTC(2026, 10, 1);
+/**
+ * Time ranges: everything (the plain count), then whole days (the scan_days rollup), partial days
+ * at either end, and a range inside one day.
+ */
+const RANGES: { since?: number; until?: number }[] = [
+  { since: Date.UTC(2000, 0, 1) },
+  { since: ORIGIN + DAY, until: ORIGIN + 4 * DAY },
+  { since: ORIGIN + DAY + 7 * HOUR, until: ORIGIN + 3 * DAY + 13 * HOUR },
+  { since: ORIGIN + 2 * DAY + 1 },
+  { until: ORIGIN + 2 * DAY - 1 },
+  { since: ORIGIN + DAY + 2 * HOUR, until: ORIGIN + DAY + 20 * HOUR },
+];
+const rangeQuery = ({ since, until }: { since?: number; until?: number }): string =>
+  (since === undefined ? '' : `&since=${new Date(since).toISOString()}`) +
+  (until === undefined ? '' : `&until=${new Date(until).toISOString()}`);
 const STATUSES: readonly ScanStatus[] = ['pending', 'running', 'completed', 'failed'];
 
 type Step =
@@ -90,7 +109,8 @@ async function apply(world: World, next: Step): Promise<void> {
         .filter((shape) => alive.has(users[shape.user]!.id))
         .map((shape) => ({
           id: fixtureScanId(world.nextScan++),
-          created_at: Date.UTC(2026, 10, 1) + world.nextScan * 60_000,
+          // Five hours apart: scans spread over days, for the ranges checked below.
+          created_at: ORIGIN + world.nextScan * 5 * HOUR,
           submitted_by: users[shape.user]!.id,
           tool: TOOLS[shape.tool],
           status: STATUSES[shape.status],
@@ -178,18 +198,23 @@ async function expectTotals(world: World): Promise<void> {
     );
     for (const filter of [...FILTERS, ...orgs.map((org) => `&organization_id=${org}`)]) {
       const params = new URLSearchParams(filter);
-      const expected = visible.filter(
+      const matches = visible.filter(
         (scan) =>
           (!params.has('tool') || scan.tool === params.get('tool')) &&
           (!params.has('status') || scan.status === params.get('status')) &&
           (!params.has('organization_id') || scan.organization_id === params.get('organization_id')) &&
           (!params.has('has_violations') || scan.violation_count > 0 === (params.get('has_violations') === 'true')),
-      ).length;
-      // The rollup path, and the counting path (a time range that holds every scan) beside it.
-      for (const range of ['', '&since=2000-01-01']) {
-        const response = await ctx.request({ method: 'GET', url: `/v1/scans?limit=1${filter}${range}`, as: user });
+      );
+      for (const range of [{}, ...RANGES]) {
+        const expected = matches.filter(
+          (scan) =>
+            (range.since === undefined || scan.created_at >= range.since) &&
+            (range.until === undefined || scan.created_at < range.until),
+        ).length;
+        const url = `/v1/scans?limit=1${filter}${rangeQuery(range)}`;
+        const response = await ctx.request({ method: 'GET', url, as: user });
         expect(response.statusCode, response.body).toBe(200);
-        expect((response.json() as ScanList).total, `${user.name} ${filter}${range}`).toBe(expected);
+        expect((response.json() as ScanList).total, `${user.name} ${url}`).toBe(expected);
       }
     }
   }

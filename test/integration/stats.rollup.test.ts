@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenStats, ViolationStats } from '../../src/shared/api/stats';
 import type { Severity } from '../../src/main/db/tables/violation.table';
-import { splitByDays } from '../../src/main/stats/stats.service';
+import { splitByDays } from '../../src/main/scans/day-split';
 import { deleteUser } from '../../src/main/users/users.repository';
 import { createOrg, fixtureScanId, insertScans, setRole } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';

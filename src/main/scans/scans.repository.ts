@@ -4,6 +4,7 @@ import type { Database, Executor } from '../db/database';
 import type { NewScan, ScanRow } from '../db/tables/scan.table';
 import type { NewTimelineEntry } from '../db/tables/timeline-entry.table';
 import type { NewViolation, ViolationRow } from '../db/tables/violation.table';
+import { splitByDays, type Span } from './day-split';
 
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */
 const CHUNK_ROWS = 500;
@@ -96,21 +97,36 @@ export async function listVisibleScans(
   return { rows, total: await countVisibleScans(db, userId, filters) };
 }
 
+/** COUNT(*) of the visible scans matching the filters, over the covering list indexes. */
+async function countScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
+  const { total } = await db
+    .selectFrom('scans')
+    .where(visibleTo(userId))
+    .where(matching(filters))
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(total);
+}
+
 /**
- * The number of visible scans matching the filters: without a time range, a sum over the
- * scan_counts rollup (a few thousand rows at most, whatever the store's size); with one, a count
- * over the list indexes, which carry every column the filters and the visibility rule read.
+ * The number of visible scans matching the filters, never an estimate. Without a time range: a
+ * sum over the scan_counts rollup (a few thousand rows at most, whatever the store's size). With
+ * one, filtering at most by tool and organization: the whole UTC days inside it summed from
+ * scan_days and the partial days at its ends counted. Otherwise a count over the list indexes,
+ * which carry every column the filters and the visibility rule read (~0.3 µs per match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
-  if (filters.since !== undefined || filters.until !== undefined) {
-    const { total } = await db
-      .selectFrom('scans')
-      .where(visibleTo(userId))
-      .where(matching(filters))
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow();
-    return Number(total);
-  }
+  if (filters.since === undefined && filters.until === undefined) return sumScanCounts(db, userId, filters);
+  if (filters.status !== undefined || filters.has_violations !== undefined) return countScans(db, userId, filters);
+  const { days, edges } = splitByDays(filters);
+  const parts = await Promise.all([
+    ...(days ? [sumScanDays(db, userId, filters, days)] : []),
+    ...edges.map((edge) => countScans(db, userId, { ...filters, ...edge })),
+  ]);
+  return parts.reduce((sum, part) => sum + part, 0);
+}
+
+async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
   const { total } = await db
     .selectFrom('scan_counts')
     .where((eb) =>
@@ -130,6 +146,28 @@ export async function countVisibleScans(db: Executor, userId: string, filters: S
       ]),
     )
     .select((eb) => eb.fn.sum<number | null>('scan_counts.scans').as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(total ?? 0);
+}
+
+async function sumScanDays(db: Executor, userId: string, filters: ScanFilters, days: Span): Promise<number> {
+  const { total } = await db
+    .selectFrom('scan_days')
+    .where((eb) =>
+      eb.and([
+        eb.or([
+          eb('scan_days.submitted_by', '=', userId),
+          eb('scan_days.organization_key', 'in', managedOrganizations(userId)),
+        ]),
+        ...(filters.tool === undefined ? [] : [eb('scan_days.tool', '=', filters.tool)]),
+        ...(filters.organization_id === undefined
+          ? []
+          : [eb('scan_days.organization_key', '=', filters.organization_id)]),
+        ...(days.since === undefined ? [] : [eb('scan_days.day', '>=', days.since)]),
+        ...(days.until === undefined ? [] : [eb('scan_days.day', '<', days.until)]),
+      ]),
+    )
+    .select((eb) => eb.fn.sum<number | null>('scan_days.scans').as('total'))
     .executeTakeFirstOrThrow();
   return Number(total ?? 0);
 }
