@@ -1,4 +1,4 @@
-import { expressionBuilder, type ExpressionBuilder } from 'kysely';
+import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { ScanStatus } from '../../shared/api/scans';
 import type { Database, Executor } from '../db/database';
 import type { NewScan, ScanRow } from '../db/tables/scan.table';
@@ -21,13 +21,19 @@ export interface ScanFilters {
 }
 
 /** The organizations whose scans the user sees as an owner or admin. */
-export function managedOrganizations(userId: string) {
+function managedOrganizations(userId: string) {
   return expressionBuilder<Database, never>()
     .selectFrom('memberships')
     .select('memberships.organization_id')
     .where('memberships.user_id', '=', userId)
     .where('memberships.role', 'in', ['owner', 'admin']);
 }
+
+type Rollup = 'scan_counts' | 'scan_days' | 'violation_days';
+
+/** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
+export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
 
 /**
  * SPEC.md §2: a scan is visible to whoever submitted or imported it, and to the owners and admins
@@ -129,12 +135,9 @@ export async function countVisibleScans(db: Executor, userId: string, filters: S
 async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
   const { total } = await db
     .selectFrom('scan_counts')
+    .where(visibleInRollup('scan_counts', userId))
     .where((eb) =>
       eb.and([
-        eb.or([
-          eb('scan_counts.submitted_by', '=', userId),
-          eb('scan_counts.organization_key', 'in', managedOrganizations(userId)),
-        ]),
         ...(filters.tool === undefined ? [] : [eb('scan_counts.tool', '=', filters.tool)]),
         ...(filters.status === undefined ? [] : [eb('scan_counts.status', '=', filters.status)]),
         ...(filters.organization_id === undefined
@@ -153,12 +156,9 @@ async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters)
 async function sumScanDays(db: Executor, userId: string, filters: ScanFilters, days: Span): Promise<number> {
   const { total } = await db
     .selectFrom('scan_days')
+    .where(visibleInRollup('scan_days', userId))
     .where((eb) =>
       eb.and([
-        eb.or([
-          eb('scan_days.submitted_by', '=', userId),
-          eb('scan_days.organization_key', 'in', managedOrganizations(userId)),
-        ]),
         ...(filters.tool === undefined ? [] : [eb('scan_days.tool', '=', filters.tool)]),
         ...(filters.organization_id === undefined
           ? []

@@ -9,7 +9,7 @@ import type {
 import { formatTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
 import { bigint } from '../db/sql-math';
-import { managedOrganizations, matching, visibleTo, type ScanFilters } from '../scans/scans.repository';
+import { matching, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { toFilters } from '../scans/scans.service';
 import { DAY_MS, splitByDays, type Span } from '../scans/day-split';
 
@@ -55,14 +55,7 @@ async function dayRollupRows(
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
-  let query = db
-    .selectFrom('scan_days')
-    .where((eb) =>
-      eb.or([
-        eb('scan_days.submitted_by', '=', userId),
-        eb('scan_days.organization_key', 'in', managedOrganizations(userId)),
-      ]),
-    );
+  let query = db.selectFrom('scan_days').where(visibleInRollup('scan_days', userId));
   if (filters.tool !== undefined) query = query.where('scan_days.tool', '=', filters.tool);
   if (filters.organization_id !== undefined)
     query = query.where('scan_days.organization_key', '=', filters.organization_id);
@@ -151,14 +144,7 @@ export async function violationStats(db: Db, userId: string, query: ViolationSta
 }
 
 async function violationDayRows(db: Db, userId: string, filters: ScanFilters, days: Span) {
-  let query = db
-    .selectFrom('violation_days')
-    .where((eb) =>
-      eb.or([
-        eb('violation_days.submitted_by', '=', userId),
-        eb('violation_days.organization_key', 'in', managedOrganizations(userId)),
-      ]),
-    );
+  let query = db.selectFrom('violation_days').where(visibleInRollup('violation_days', userId));
   if (filters.organization_id !== undefined) {
     query = query.where('violation_days.organization_key', '=', filters.organization_id);
   }
