@@ -19,15 +19,22 @@ export interface BareStore {
   token: Buffer;
 }
 
-export async function openBareStore(dataDir: string | undefined): Promise<BareStore> {
-  if (!dataDir) throw new Error('usage: node --import tsx bench/lib/<bare-server>.ts DATA_DIR');
+/**
+ * Opens (creating if needed) a data dir the way the app does, so that its schema, owner and
+ * token are the app's own, and closes it again: the owner's id.
+ */
+export async function prepareWorkspace(dataDir: string): Promise<string> {
   const workspace = await openWorkspace(dataDir);
-  let ownerId: string;
   try {
-    ownerId = (await findWorkspaceOwner(workspace.db))!.id;
+    return (await findWorkspaceOwner(workspace.db))!.id;
   } finally {
     await workspace.close();
   }
+}
+
+export async function openBareStore(dataDir: string | undefined): Promise<BareStore> {
+  if (!dataDir) throw new Error('usage: node --import tsx bench/lib/<bare-server>.ts DATA_DIR');
+  const ownerId = await prepareWorkspace(dataDir);
   return {
     sqlite: openSqlite(databaseFile(dataDir)),
     ownerId,

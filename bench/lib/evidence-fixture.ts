@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
 import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { databaseFile } from '../../src/main/paths';
-import { findWorkspaceOwner } from '../../src/main/users/users.repository';
-import { openWorkspace } from '../../src/main/workspace';
+import { prepareWorkspace } from './bare-common';
 import { downloadToFile } from './http';
 import { startServe } from './serve-child';
 import type { BenchContext } from './types';
@@ -48,13 +47,7 @@ export interface TimelineDataDir {
 
 /** Fills `dataDir` with one scan per size, each with a timeline of that many entries. */
 export async function createTimelineDataDir(dataDir: string, sizes: readonly number[]): Promise<TimelineDataDir> {
-  const workspace = await openWorkspace(dataDir);
-  let ownerId: string;
-  try {
-    ownerId = (await findWorkspaceOwner(workspace.db))!.id;
-  } finally {
-    await workspace.close();
-  }
+  const ownerId = await prepareWorkspace(dataDir);
   const sqlite = openSqlite(databaseFile(dataDir));
   const db = wrapSqlite(sqlite);
   const restore = relaxForBulkLoad(sqlite);
