@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { ERROR_STATUS, type ErrorCode } from '../../src/shared/api/errors';
 import type { Db } from '../../src/main/db/database';
+import { UsageError } from '../../src/cli/usage-error';
 
 /** Asserts the one error shape of SPEC.md §3, exactly: no more keys, no fewer. */
 export function expectError(
@@ -51,4 +52,15 @@ export async function snapshotDatabase(db: Db): Promise<Record<string, unknown[]
     snapshot[table] = rows.map((row) => JSON.stringify(row)).sort();
   }
   return snapshot;
+}
+
+/** The message of the UsageError `run` throws; fails the test if it throws anything else. */
+export function usageMessage(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Role } from '../../src/shared/api/common';
 import type { Policy } from '../../src/shared/api/policies';
-import type { Scan, ScanStatus, Severity } from '../../src/shared/api/scans';
+import type { Scan, ScanList, ScanStatus, Severity } from '../../src/shared/api/scans';
 import type { Db } from '../../src/main/db/database';
 import type { NewScan } from '../../src/main/db/tables/scan.table';
 import { SEVERITY_RANK } from '../../src/shared/policy/severity';
@@ -98,4 +98,46 @@ export async function submitScan(
   const response = await ctx.request({ method: 'POST', url: '/v1/scans', payload: body, as });
   expect(response.statusCode, response.body).toBe(201);
   return response.json() as Scan;
+}
+
+/** One page of GET /v1/scans (query without the `?`), as `as` (default: the workspace owner). */
+export async function listScans(ctx: TestContext, query: string, as: TestUser = ctx.owner): Promise<ScanList> {
+  const response = await ctx.request({ method: 'GET', url: `/v1/scans?${query}`, as });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as ScanList;
+}
+
+/** Every matching id, walking pages of `limit`; asserts the same total on every page. */
+export async function walkScans(
+  ctx: TestContext,
+  query: string,
+  limit = 500,
+): Promise<{ ids: string[]; total: number }> {
+  const ids: string[] = [];
+  let total: number | undefined;
+  for (let offset = 0; ; offset += limit) {
+    const body = await listScans(ctx, `${query}${query ? '&' : ''}limit=${limit}&offset=${offset}`);
+    total ??= body.total;
+    expect(body.total).toBe(total);
+    expect(body.scans.length).toBe(Math.max(0, Math.min(limit, total - offset)));
+    ids.push(...body.scans.map((s) => s.id));
+    if (offset + limit >= total) break;
+  }
+  return { ids, total };
+}
+
+/**
+ * Three users, two organizations and "no organization" (null, last): the workspace owner owns
+ * both organizations, `admin` administers the first and is a member of the second, and `member`
+ * is a member of both, so each user sees a different set of scans.
+ */
+export async function createRoleWorld(ctx: TestContext): Promise<{ users: TestUser[]; orgs: (string | null)[] }> {
+  const admin = await ctx.createUser('admin');
+  const member = await ctx.createUser('member');
+  const acme = await createOrg(ctx, 'Acme');
+  const globex = await createOrg(ctx, 'Globex');
+  for (const org of [acme, globex]) await setRole(ctx, org, member, 'member');
+  await setRole(ctx, acme, admin, 'admin');
+  await setRole(ctx, globex, admin, 'member');
+  return { users: [ctx.owner, admin, member], orgs: [acme, globex, null] };
 }

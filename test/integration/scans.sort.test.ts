@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCAN_LIST_SORTS, type ScanList, type ScanListSort } from '../../src/shared/api/scans';
 import { expectError } from '../helpers/assertions';
-import { createOrg, fixtureScanId, insertScans, type ScanFixture } from '../helpers/scan-fixtures';
+import {
+  createOrg,
+  fixtureScanId,
+  insertScans,
+  listScans,
+  walkScans,
+  type ScanFixture,
+} from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';
 
 const BASE = Date.UTC(2026, 9, 20, 8, 0, 0, 0);
@@ -71,26 +78,8 @@ describe('scans list: sort (extension)', () => {
   const ordered = (scans: readonly ScanFixture[], sort: ScanListSort): string[] =>
     [...scans].sort(COMPARE[sort]).map((s) => s.id);
 
-  async function page(query: string, as: TestUser = ctx.owner): Promise<ScanList> {
-    const response = await ctx.request({ method: 'GET', url: `/v1/scans?${query}`, as });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json() as ScanList;
-  }
-
-  /** Every matching id, walking pages of `limit`; asserts the same total on every page. */
-  async function walk(query: string, limit = 500): Promise<{ ids: string[]; total: number }> {
-    const ids: string[] = [];
-    let total: number | undefined;
-    for (let offset = 0; ; offset += limit) {
-      const body = await page(`${query}${query ? '&' : ''}limit=${limit}&offset=${offset}`);
-      total ??= body.total;
-      expect(body.total).toBe(total);
-      expect(body.scans.length).toBe(Math.max(0, Math.min(limit, total - offset)));
-      ids.push(...body.scans.map((s) => s.id));
-      if (offset + limit >= total) break;
-    }
-    return { ids, total: total! };
-  }
+  const page = (query: string, as?: TestUser): Promise<ScanList> => listScans(ctx, query, as);
+  const walk = (query: string, limit?: number) => walkScans(ctx, query, limit);
 
   it('has ties on created_at and on tokens, so the id tiebreak matters', () => {
     const distinct = (values: number[]): number => new Set(values).size;

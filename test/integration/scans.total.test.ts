@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScanList, ScanStatus } from '../../src/shared/api/scans';
 import { deleteUser } from '../../src/main/users/users.repository';
-import { createOrg, fixtureScanId, insertScans, setRole } from '../helpers/scan-fixtures';
+import { createRoleWorld, fixtureScanId, insertScans } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';
 
 // The list's `total` comes from the scan_counts rollup without a time range, and from the
@@ -79,15 +79,7 @@ interface World {
 
 async function setUp(): Promise<World> {
   const ctx = await createTestContext();
-  const admin = await ctx.createUser('admin');
-  const member = await ctx.createUser('member');
-  const users = [ctx.owner, admin, member];
-  const orgs: (string | null)[] = [await createOrg(ctx, 'Acme'), await createOrg(ctx, 'Globex'), null];
-  // The owner owns both; `admin` manages Acme only; `member` manages neither.
-  for (const org of orgs.slice(0, 2)) await setRole(ctx, org!, member, 'member');
-  await setRole(ctx, orgs[0]!, admin, 'admin');
-  await setRole(ctx, orgs[1]!, admin, 'member');
-  return { ctx, users, orgs, nextScan: 1 };
+  return { ctx, ...(await createRoleWorld(ctx)), nextScan: 1 };
 }
 
 async function scanIds(world: World): Promise<string[]> {

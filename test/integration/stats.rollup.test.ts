@@ -5,7 +5,7 @@ import type { TokenStats, ViolationStats } from '../../src/shared/api/stats';
 import type { Severity } from '../../src/main/db/tables/violation.table';
 import { splitByDays } from '../../src/main/scans/day-split';
 import { deleteUser } from '../../src/main/users/users.repository';
-import { createOrg, fixtureScanId, insertScans, setRole } from '../helpers/scan-fixtures';
+import { createRoleWorld, fixtureScanId, insertScans } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';
 
 // The overview's stats read whole UTC days from the scan_days and violation_days rollups and
@@ -101,12 +101,7 @@ interface World {
 
 async function setUp(): Promise<World> {
   const ctx = await createTestContext();
-  const admin = await ctx.createUser('admin');
-  const member = await ctx.createUser('member');
-  const orgs: (string | null)[] = [await createOrg(ctx, 'Acme'), await createOrg(ctx, 'Globex'), null];
-  for (const org of orgs.slice(0, 2)) await setRole(ctx, org!, member, 'member');
-  await setRole(ctx, orgs[0]!, admin, 'admin');
-  return { ctx, users: [ctx.owner, admin, member], orgs, nextId: 1 };
+  return { ctx, ...(await createRoleWorld(ctx)), nextId: 1 };
 }
 
 async function ids(world: World, table: 'scans' | 'violations'): Promise<string[]> {

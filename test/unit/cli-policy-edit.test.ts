@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPolicyChanges, parsePolicyChanges } from '../../src/cli/policy-edit';
-import { UsageError } from '../../src/cli/usage-error';
 import type { Policy } from '../../src/shared/api/policies';
+import { usageMessage } from '../helpers/assertions';
 
 const current: Policy = {
   max_tokens_per_scan: 10_000,
@@ -10,16 +10,6 @@ const current: Policy = {
   blocked_tools: ['copilot'],
   blocked_actions: [],
 };
-
-function usageMessage(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('parsePolicyChanges', () => {
   it('turns each given flag into its field, and only those', () => {

@@ -6,21 +6,10 @@ import {
   parseTimelineJsonl,
   timelineTokens,
 } from '../../src/cli/scan-input';
-import { UsageError } from '../../src/cli/usage-error';
+import { usageMessage } from '../helpers/assertions';
 
 const entry = (timestamp: string, action: string, tokens: number): string =>
   JSON.stringify({ timestamp, action, tokens });
-
-/** The message of the UsageError `run` throws; fails the test if it throws anything else. */
-function usageMessage(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('parseTimelineJsonl', () => {
   it('reads one entry per line, skipping blank lines but counting them', () => {
