@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import {
   type CliResult,
   type ServeProcess,
 } from '../helpers/serve-process';
+import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
 import { buildZip } from '../helpers/zip-builder';
 
 const SEVEN_ZIP = '/usr/bin/7z';
@@ -30,20 +30,6 @@ const HAS_7Z = existsSync(SEVEN_ZIP);
 const SAVED = /^saved (.+) \((?:[\d.]+ [KMG]iB, )?([\d,]+) bytes\)$/;
 const UNREACHABLE =
   /^error: cannot reach the Scandesk server at http:\/\/127\.0\.0\.1:\d+ \(.+\); is `scandesk serve` running\?$/;
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
-}
-
-function expectExit(result: CliResult, code: number): void {
-  expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(code);
-}
-
-function expectUsage(result: CliResult, message: RegExp): void {
-  expectExit(result, 2);
-  expect(result.stdout).toBe('');
-  expect(lines(result.stderr)[0]).toMatch(message);
-}
 
 /** One `error:` sentence on stderr, exit 1, nothing on stdout. */
 function expectOneSentence(result: CliResult, message: RegExp): void {
@@ -56,15 +42,6 @@ function expectOneSentence(result: CliResult, message: RegExp): void {
 /** Files a failed or refused write might leave behind: the temp files are hidden `.NAME.HEX.part`. */
 function leftovers(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.endsWith('.part'));
-}
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 async function readZip(file: string): Promise<Map<string, Buffer>> {

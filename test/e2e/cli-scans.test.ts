@@ -3,7 +3,6 @@
  * real `scandesk serve`. Tests run in order: later ones read the scans earlier ones submitted.
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/shared/api/evidence';
@@ -17,41 +16,18 @@ import {
   type CliResult,
   type ServeProcess,
 } from '../helpers/serve-process';
+import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
 
 const SCAN_ID = /^scan_\w+$/;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
-}
 
 /** Splits aligned table lines into their cells. */
 function cells(tableLines: string[]): string[][] {
   return tableLines.map((line) => line.trim().split(/ {2,}/));
 }
 
-function expectExit(result: CliResult, code: number): void {
-  expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(code);
-}
-
-/** A usage error: exit 2, the reason on the first stderr line, nothing on stdout. */
-function expectUsage(result: CliResult, message: RegExp): void {
-  expectExit(result, 2);
-  expect(result.stdout).toBe('');
-  expect(lines(result.stderr)[0]).toMatch(message);
-}
-
 function jsonl(entries: { timestamp: string; action: string; tokens: number }[]): string {
   return `${entries.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
-}
-
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 describe('scandesk submit, scans, evidence and policy', () => {

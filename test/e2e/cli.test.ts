@@ -3,7 +3,6 @@
  * commands run side by side: each one costs a Node start.
  */
 import { existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization, OrganizationList } from '../../src/shared/api/organizations';
@@ -17,20 +16,7 @@ import {
   type EnvOverrides,
   type ServeProcess,
 } from '../helpers/serve-process';
-
-/** A port nobody listens on: bound by us, then released. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
-}
+import { closedPort, expectUsage, lines } from '../helpers/cli-output';
 
 /** Splits an aligned table into its cells. */
 function tableRows(stdout: string): string[][] {
@@ -39,13 +25,6 @@ function tableRows(stdout: string): string[][] {
 
 function expectOk(result: CliResult): void {
   expect(result.code, `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`).toBe(0);
-}
-
-/** A usage error: exit 2, one `error:` line first on stderr, nothing on stdout. */
-function expectUsage(result: CliResult, message: RegExp): void {
-  expect(result.code, result.stderr).toBe(2);
-  expect(result.stdout).toBe('');
-  expect(lines(result.stderr)[0]).toMatch(message);
 }
 
 /** A server error: exit 1, `error: MESSAGE (STATUS CODE)` then only `  - field: message` lines. */
