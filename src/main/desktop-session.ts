@@ -1,5 +1,6 @@
 import type { Db } from './db/database';
-import { SESSION_COOKIE } from './server/session';
+import { sessionCookieName } from './server/session';
+import { DESKTOP_SESSION } from './users/session-policy';
 import { createSession, deleteSession } from './users/sessions.repository';
 import { findWorkspaceOwner } from './users/users.repository';
 
@@ -28,10 +29,11 @@ export interface DesktopSession {
 export async function startDesktopSession(db: Db, serverUrl: string): Promise<DesktopSession> {
   const owner = await findWorkspaceOwner(db);
   if (!owner) throw new Error('the data directory has no workspace owner');
-  const id = await createSession(db, owner.id);
+  const port = Number(new URL(serverUrl).port);
+  const id = await createSession(db, owner.id, { lifetime: DESKTOP_SESSION, port });
   return {
     userId: owner.id,
-    cookie: { url: serverUrl, name: SESSION_COOKIE, value: id, path: '/', httpOnly: true, sameSite: 'strict' },
+    cookie: { url: serverUrl, name: sessionCookieName(port), value: id, path: '/', httpOnly: true, sameSite: 'strict' },
     end: () => deleteSession(db, id),
   };
 }

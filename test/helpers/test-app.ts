@@ -23,6 +23,8 @@ export interface TestContext {
   owner: TestUser;
   /** Creates another user with a token, straight in the store. */
   createUser(name: string): Promise<TestUser>;
+  /** Signs in as a browser does, with `/?token=` (default: the owner); returns the `Cookie` header. */
+  signIn(user?: TestUser): Promise<string>;
   /** Injects a request as `as` (default: the workspace owner); `as: null` sends no token. */
   request(options: InjectOptions & { as?: TestUser | null }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -45,6 +47,12 @@ export async function createTestContext(options: Partial<Omit<AppOptions, 'db'>>
     async createUser(name) {
       const created = await createUser(workspace.db, name);
       return { id: created.user.id, name: created.user.name, token: created.token };
+    },
+    async signIn(user = owner) {
+      const response = await app.inject({ method: 'GET', url: `/?token=${encodeURIComponent(user.token)}` });
+      const cookie = [response.headers['set-cookie'] ?? []].flat()[0];
+      if (response.statusCode !== 303 || !cookie) throw new Error(`sign-in failed: ${response.statusCode}`);
+      return cookie.split(';')[0]!;
     },
     request({ as, headers, ...rest }) {
       const user = as === undefined ? owner : as;

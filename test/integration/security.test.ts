@@ -242,6 +242,7 @@ describe('logs never contain a token', () => {
       await ctx.request({ method: 'GET', url: `/?token=${token}`, as: null });
       await ctx.request({ method: 'GET', url: `/?theme=dark&token=${encodeURIComponent(token)}#x`, as: null });
       await ctx.request({ method: 'GET', url: `/v1/me?token=${token}` });
+      await ctx.request({ method: 'GET', url: `/?%74oken=${token}`, as: null });
       await ctx.request({ method: 'GET', url: '/v1/me', as: null, headers: { authorization: `Bearer ${wrong}` } });
       await ctx.request({ method: 'GET', url: '/v1/me', as: null, headers: { cookie: `scandesk_session=${token}` } });
       await ctx.request({

@@ -23,4 +23,10 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?a=1&token=sdt_secret&b=2')).toBe('/x?a=1&token=[redacted]&b=2');
     expect(redactUrl('/v1/scans?limit=5')).toBe('/v1/scans?limit=5');
   });
+
+  it('hides it however the name is encoded, as the server decodes it', () => {
+    expect(redactUrl('/?%74oken=sdt_secret')).toBe('/?%74oken=[redacted]');
+    expect(redactUrl('/?a=1&%74%6F%6B%65%6E=sdt_secret#top')).toBe('/?a=1&%74%6F%6B%65%6E=[redacted]#top');
+    expect(redactUrl('/?%zz=1&token')).toBe('/?%zz=1&token=[redacted]');
+  });
 });

@@ -20,11 +20,13 @@ import { registerSettingsRoutes } from '../settings/settings.routes';
 import { registerStatsRoutes } from '../stats/stats.routes';
 import { registerTeamRoutes } from '../teams/teams.routes';
 import { registerUserRoutes } from '../users/users.routes';
-import { ApiError } from './api-error';
+import { ApiError, forbidden } from './api-error';
 import { authenticate } from './auth';
 import { registerErrorHandler, sendError } from './errors';
 import { checkRequestOrigin } from './guards';
-import { exchangeTokenForSession, registerSessionRoutes, SESSION_COOKIE } from './session';
+import { exchangeTokenForSession, registerSessionRoutes } from './session';
+import { isFromAnotherOrigin } from './fetch-metadata';
+import { isApiPath, normalizedPath } from './request-path';
 import { loggerOptions, type LogDestination } from './logging';
 import { openApiOptions } from './openapi';
 import type { App } from './types';
@@ -47,6 +49,8 @@ export interface AppOptions {
 }
 
 const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// Node parses more methods (QUERY, PROPFIND, ...); none of them means anything here.
+const KNOWN_METHODS = new Set<string>([...API_METHODS, 'OPTIONS']);
 
 // Served pages may load only what the server itself serves.
 const CONTENT_SECURITY_POLICY =
@@ -98,31 +102,40 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     checkRequestOrigin(request, { allowHosts: options.allowHosts ?? [], port });
-    if (isApiPath(request.url)) {
-      request.user = await authenticate(options.db, request, SESSION_COOKIE);
+    const path = normalizedPath(request.url);
+    if (!KNOWN_METHODS.has(request.method)) throw methodNotAllowed(request.method, path);
+    if (path.includes('\0') || path.split('/').includes('..')) {
+      throw new ApiError('validation_failed', 'the path may not hold ".." segments or NUL characters', [
+        { field: 'path', message: 'must not contain ".." or NUL' },
+      ]);
+    }
+    // The decoded path, as the router sees it, and the route it matched decide, never the raw
+    // target; and before any body is read.
+    const route = request.routeOptions.url;
+    const api =
+      (isApiPath(path) || (route !== undefined && isApiPath(route))) && request.routeOptions.config?.public !== true;
+    if (api) {
+      if (isFromAnotherOrigin(request.headers)) throw forbidden('requests from other origins are refused');
+      Object.assign(request, await authenticate(options.db, request, port()));
       reply.header('Cache-Control', 'no-store');
     } else {
       reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-      if (await exchangeTokenForSession(options.db, request, reply)) return reply;
+      if (await exchangeTokenForSession(options.db, request, reply, port())) return reply;
     }
   });
 
+  const methodNotAllowed = (method: string, path: string): ApiError => {
+    const allowed = isApiPath(path) ? API_METHODS.filter((each) => apiRoutes.find(each, path)) : ['GET', 'HEAD'];
+    return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
+      Allow: allowed.join(', '),
+    });
+  };
+
   const servesRenderer = Boolean(options.rendererDir && existsSync(join(options.rendererDir, 'index.html')));
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    const allowed = API_METHODS.filter((method) => apiRoutes.find(method, path));
-    if (allowed.length > 0) {
-      return sendError(
-        reply,
-        new ApiError(
-          'method_not_allowed',
-          `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
-          [],
-          {
-            Allow: allowed.join(', '),
-          },
-        ),
-      );
+    const path = normalizedPath(request.url);
+    if (API_METHODS.some((method) => apiRoutes.find(method, path))) {
+      return sendError(reply, methodNotAllowed(request.method, path));
     }
     // The viewer routes in the browser: a deep link such as /scans/scan_… is its index.html.
     // A missing file (its name has an extension) stays a 404 rather than HTML posing as a script.
@@ -146,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const deps = { db: options.db };
   registerUserRoutes(app, deps);
-  registerSessionRoutes(app, deps);
+  registerSessionRoutes(app, { ...deps, port });
   registerOrganizationRoutes(app, deps);
   registerTeamRoutes(app, deps);
   registerPolicyRoutes(app, deps);
@@ -160,8 +173,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerRenderer(app, servesRenderer ? options.rendererDir! : null);
   return app;
 }
-
-const isApiPath = (url: string): boolean => url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
 
 async function registerRenderer(app: App, rendererDir: string | null): Promise<void> {
   if (rendererDir) {

@@ -4,15 +4,18 @@ import type { UserRow } from '../db/tables/user.table';
 import { findUserBySession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
 import { ApiError } from './api-error';
+import { sessionCookieName } from './session';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set by the auth hook on every /v1 route. */
     user: UserRow;
+    /** How the caller proved it: a session cookie is weaker (a browser sends it by itself). */
+    authenticatedBy: 'bearer' | 'session';
   }
 }
 
-const unauthorized = (message: string): ApiError =>
+export const unauthorized = (message: string): ApiError =>
   new ApiError('unauthorized', message, [], { 'WWW-Authenticate': 'Bearer realm="scandesk"' });
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -22,17 +25,21 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? '';
 }
 
-/** A bearer token, else the browser's session cookie (same-origin only: see guards.ts). */
-export async function authenticate(db: Db, request: FastifyRequest, sessionCookie: string): Promise<UserRow> {
+/** A bearer token, else the browser's session cookie for this server's port (same-origin only: see guards.ts). */
+export async function authenticate(
+  db: Db,
+  request: FastifyRequest,
+  port: number | null,
+): Promise<Pick<FastifyRequest, 'user' | 'authenticatedBy'>> {
   const token = bearerToken(request);
-  const sessionId = request.cookies[sessionCookie];
+  const sessionId = request.cookies[sessionCookieName(port)];
   if (token === null && sessionId) {
-    const user = await findUserBySession(db, sessionId);
+    const user = await findUserBySession(db, sessionId, port);
     if (!user) throw unauthorized('the session has ended; open the sign-in link again');
-    return user;
+    return { user, authenticatedBy: 'session' };
   }
   if (token === null) throw unauthorized('missing token; send Authorization: Bearer <token>');
   const user = token ? await findUserByToken(db, token) : undefined;
   if (!user) throw unauthorized('unknown token');
-  return user;
+  return { user, authenticatedBy: 'bearer' };
 }

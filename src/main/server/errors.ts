@@ -39,6 +39,15 @@ export function toApiError(error: FastifyError | Error, request: FastifyRequest)
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new ApiError('invalid_json', 'the body is not valid JSON', [{ message: error.message }]);
   }
+  // Static files refuse `/%2e%2e/…`, `%00` and dotfiles with a 4xx of their own: the client's fault,
+  // never a 500, and a refused file is as absent as a missing one.
+  const status = fastifyError.statusCode ?? 500;
+  if (status === 403 || status === 404) return new ApiError('not_found', `no route ${request.method} ${request.url}`);
+  if (status >= 400 && status < 500) {
+    return new ApiError('validation_failed', 'the request path is not valid', [
+      { field: 'path', message: error.message },
+    ]);
+  }
   return new ApiError('internal', 'internal error; the server log has the details');
 }
 

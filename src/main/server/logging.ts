@@ -2,9 +2,32 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 export type LogDestination = { write(line: string): void } & { level?: string };
 
-/** Drops the `token` query parameter (the browser's one-time login link) from logged URLs. */
+const decodedName = (name: string): string => {
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+};
+
+/**
+ * Drops the value of every query parameter that the server reads as `token` (the browser's
+ * one-time login link), however its name is spelled: `%74oken` decodes to `token` too.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end < 0 ? undefined : end);
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      const name = equals < 0 ? pair : pair.slice(0, equals);
+      return decodedName(name).toLowerCase() === 'token' ? `${name}=[redacted]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, start + 1)}${redacted}${end < 0 ? '' : url.slice(end)}`;
 }
 
 /**

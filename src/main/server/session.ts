@@ -1,10 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
+import { BROWSER_SESSION } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
+import { isUserNavigation } from './fetch-metadata';
 import type { App } from './types';
 
-export const SESSION_COOKIE = 'scandesk_session';
+/**
+ * Browsers send every cookie of 127.0.0.1 to every port there, so the cookie is named for the port:
+ * two servers never overwrite each other's sessions, and each ignores the other's (the session
+ * is bound to its port in the store too).
+ */
+export function sessionCookieName(port: number | null): string {
+  return port === null ? 'scandesk_session' : `scandesk_session_${port}`;
+}
 
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict' } as const;
 
@@ -15,30 +24,41 @@ function withoutToken(url: string): string {
   return parsed.pathname + parsed.search;
 }
 
+const page = (text: string): string => `<!doctype html><meta charset="utf-8"><title>Scandesk</title><p>${text}</p>`;
+
 /**
  * `/?token=…` (SPEC.md §2): exchanges the token once for an HttpOnly, SameSite=Strict session
  * cookie and redirects to the same page without the token, so it leaves the address bar and history.
  */
-export async function exchangeTokenForSession(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function exchangeTokenForSession(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  port: number | null,
+): Promise<boolean> {
   const token = (request.query as Record<string, unknown> | undefined)?.token;
   if (request.method !== 'GET' || typeof token !== 'string') return false;
+  if (!isUserNavigation(request.headers)) {
+    await reply
+      .code(403)
+      .type('text/html; charset=utf-8')
+      .send(page('A sign-in link works only when you open it yourself: paste it into the address bar.'));
+    return true;
+  }
   const user = await findUserByToken(db, token);
   if (!user) {
     await reply
       .code(401)
       .type('text/html; charset=utf-8')
-      .send(
-        '<!doctype html><meta charset="utf-8"><title>Scandesk</title>' +
-          '<p>This sign-in link has an unknown token. Run <code>scandesk token</code> for the right one.</p>',
-      );
+      .send(page('This sign-in link has an unknown token. Run <code>scandesk token</code> for the right one.'));
     return true;
   }
-  const sessionId = await createSession(db, user.id);
-  await reply.setCookie(SESSION_COOKIE, sessionId, COOKIE_OPTIONS).redirect(withoutToken(request.url), 303);
+  const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port });
+  await reply.setCookie(sessionCookieName(port), sessionId, COOKIE_OPTIONS).redirect(withoutToken(request.url), 303);
   return true;
 }
 
-export function registerSessionRoutes(app: App, { db }: { db: Db }): void {
+export function registerSessionRoutes(app: App, { db, port }: { db: Db; port: () => number | null }): void {
   app.delete(
     '/v1/session',
     {
@@ -49,9 +69,10 @@ export function registerSessionRoutes(app: App, { db }: { db: Db }): void {
       },
     },
     async (request, reply) => {
-      const sessionId = request.cookies[SESSION_COOKIE];
+      const name = sessionCookieName(port());
+      const sessionId = request.cookies[name];
       if (sessionId) await deleteSession(db, sessionId);
-      return reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS).code(204).send(null);
+      return reply.clearCookie(name, COOKIE_OPTIONS).code(204).send(null);
     },
   );
 }

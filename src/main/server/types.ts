@@ -20,3 +20,10 @@ export type App = FastifyInstance<
 export interface RouteDeps {
   db: Db;
 }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** An API route answered without authentication (SPEC.md §2 names each). */
+    public?: boolean;
+  }
+}

@@ -21,6 +21,9 @@ async function readToken(dataDir: string | undefined): Promise<string | null> {
   }
 }
 
+/** Enough to tell two tokens apart (the last 4 of 43 random characters), nothing to use. */
+const tokenHint = (token: string): string => `${token.slice(0, 4)}…${token.slice(-4)}`;
+
 export function registerSettingsRoutes(app: App, { dataDir, version }: SettingsDeps): void {
   app.get(
     '/v1/settings',
@@ -28,13 +31,22 @@ export function registerSettingsRoutes(app: App, { dataDir, version }: SettingsD
       schema: {
         tags: ['settings'],
         summary: "The data directory, version and owner's token, for the viewer (workspace owner only)",
+        description:
+          'The token itself only to a caller that authenticated with it (a bearer token): a browser session ' +
+          'gets `token: null` and `token_hint`, so a stolen session cookie never yields the permanent token.',
         response: { 200: Settings },
       },
     },
     async (request) => {
       // The token file holds the owner's own credential: nobody else may read it.
       if (!request.user.is_workspace_owner) throw forbidden('only the workspace owner may read the settings');
-      return { data_dir: dataDir ?? '', version, token: await readToken(dataDir) };
+      const token = await readToken(dataDir);
+      return {
+        data_dir: dataDir ?? '',
+        version,
+        token: request.authenticatedBy === 'bearer' ? token : null,
+        token_hint: token === null ? null : tokenHint(token),
+      };
     },
   );
 }

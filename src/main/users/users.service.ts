@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
 import { newId, now } from '../ids';
+import { deleteSessionsOfUser } from './sessions.repository';
 import { generateToken } from './token';
 import { deleteTokensOfUser, insertToken, insertUser } from './users.repository';
 
@@ -29,11 +30,12 @@ export async function createUser(
   return { user, token };
 }
 
-/** Revokes every token of a user and issues a new one. */
+/** Revokes every token and ends every session of a user, and issues a new token. */
 export async function rotateToken(db: Db, userId: string): Promise<string> {
   const token = generateToken();
   await db.transaction().execute(async (trx: Executor) => {
     await deleteTokensOfUser(trx, userId);
+    await deleteSessionsOfUser(trx, userId);
     await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: now() });
   });
   return token;

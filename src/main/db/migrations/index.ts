@@ -5,6 +5,7 @@ import * as addScansTokensIndex from './2026_11_21_070000_add_scans_tokens_index
 import * as coverScansListIndexes from './2026_11_21_080000_cover_scans_list_indexes';
 import * as createScanCounts from './2026_11_21_090000_create_scan_counts';
 import * as createDayRollups from './2026_11_21_100000_create_day_rollups';
+import * as bindSessions from './2026_11_24_000000_bind_sessions';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -17,4 +18,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_080000_cover_scans_list_indexes': coverScansListIndexes,
   '2026_11_21_090000_create_scan_counts': createScanCounts,
   '2026_11_21_100000_create_day_rollups': createDayRollups,
+  '2026_11_24_000000_bind_sessions': bindSessions,
 };

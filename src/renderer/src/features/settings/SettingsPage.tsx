@@ -1,19 +1,16 @@
-import { useState } from 'react';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { ServerError } from '../../lib/api-client';
-import { cliSnippet, maskedCliSnippet, maskToken } from './cli-snippet';
+import { cliSnippet } from './cli-snippet';
 import { CopyButton } from './CopyButton';
 import { useSettings, useSignOut } from './use-settings';
 
 export function SettingsPage() {
   const settings = useSettings();
   const signOut = useSignOut();
-  const [revealed, setRevealed] = useState(false);
   const url = window.location.origin;
   const forbidden = settings.error instanceof ServerError && settings.error.status === 403;
-  const token = settings.data?.token ?? null;
-  const snippet = cliSnippet(url, token);
-  const shownSnippet = token && !revealed ? maskedCliSnippet(url, token) : snippet;
+  const hint = settings.data?.token_hint ?? null;
+  const snippet = cliSnippet(url, settings.data?.data_dir ?? null);
 
   return (
     <section className="settings">
@@ -33,25 +30,21 @@ export function SettingsPage() {
               <QueryState
                 isPending={settings.isPending}
                 error={settings.error}
-                isEmpty={settings.isSuccess && token === null}
+                isEmpty={settings.isSuccess && hint === null}
                 empty="The data directory has no token file: the token cannot be shown."
               >
-                {token && (
-                  <>
-                    <code data-testid="token">{revealed ? token : maskToken(token)}</code>{' '}
-                    <button type="button" aria-pressed={revealed} onClick={() => setRevealed(!revealed)}>
-                      {revealed ? 'Hide' : 'Show'}
-                    </button>{' '}
-                    <CopyButton value={token} label="token" />
-                  </>
-                )}
+                {/* A browser session never receives the token itself (docs/security.md). */}
+                <code data-testid="token">{hint}</code>
+                <p className="state">
+                  Print it in a terminal with <code>scandesk token</code>; the command line below finds it by itself.
+                </p>
               </QueryState>
             )}
           </dd>
           <dt>Shell</dt>
           <dd>
             <pre className="settings-snippet">
-              <code data-testid="cli-snippet">{shownSnippet}</code>
+              <code data-testid="cli-snippet">{snippet}</code>
             </pre>
             <CopyButton value={snippet} label="shell snippet" />
           </dd>

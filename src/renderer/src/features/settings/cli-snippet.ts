@@ -1,4 +1,4 @@
-// A token or URL pasted into a shell must stay one word whatever it holds.
+// A URL or folder pasted into a shell must stay one word whatever it holds.
 const SAFE = /^[\w@%+=:,./-]+$/;
 
 /** POSIX shell quoting: bare when safe, else single quotes with embedded quotes escaped. */
@@ -7,19 +7,13 @@ export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The line that points the CLI at this server; without a token, a placeholder to fill in. */
-export function cliSnippet(url: string, token: string | null): string {
-  return `export SCANDESK_URL=${shellQuote(url)} SCANDESK_TOKEN=${token === null ? '<your-token>' : shellQuote(token)}`;
-}
-
-/** Shows a token's prefix and length only, for screens that others may see. */
-export function maskToken(token: string): string {
-  return token.length <= 8
-    ? '•'.repeat(token.length)
-    : `${token.slice(0, 4)}${'•'.repeat(Math.min(24, token.length - 4))}`;
-}
-
-/** The snippet as shown before the token is revealed: the mask needs no quoting, it is never run. */
-export function maskedCliSnippet(url: string, token: string): string {
-  return `export SCANDESK_URL=${shellQuote(url)} SCANDESK_TOKEN=${maskToken(token)}`;
+/**
+ * The line that points the CLI at this server. It names the data directory rather than the token:
+ * the CLI reads the token file there itself and checks the server is that directory's before it
+ * sends it, and the page never holds the token (docs/security.md). Someone who may not see the
+ * data directory gets a placeholder for a token of their own.
+ */
+export function cliSnippet(url: string, dataDir: string | null): string {
+  const credential = dataDir === null ? 'SCANDESK_TOKEN=<your-token>' : `SCANDESK_DATA_DIR=${shellQuote(dataDir)}`;
+  return `export SCANDESK_URL=${shellQuote(url)} ${credential}`;
 }

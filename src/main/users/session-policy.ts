@@ -1,0 +1,56 @@
+// When a browser session may still authenticate (SPEC.md §2, docs/security.md). Pure: the
+// repository reads the row and the clock, this decides.
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+export interface SessionLifetime {
+  /** Ends a session left unused this long. */
+  idleMs: number;
+  /** Ends a session this long after sign-in, however busy. */
+  absoluteMs: number;
+}
+
+/** A sign-in link opened in a browser: a working day of idleness, a week at most. */
+export const BROWSER_SESSION: SessionLifetime = { idleMs: 12 * HOUR_MS, absoluteMs: 7 * DAY_MS };
+
+/**
+ * The desktop window's own session, ended when the app quits: a laptop asleep over a weekend
+ * must wake to a working window, so only a crashed app's leftover session ever runs out.
+ */
+export const DESKTOP_SESSION: SessionLifetime = { idleMs: 30 * DAY_MS, absoluteMs: 30 * DAY_MS };
+
+/** Using a session moves its idle deadline, but writing that on every request would cost a write each. */
+export const TOUCH_INTERVAL_MS = MINUTE_MS;
+
+export interface SessionTimes {
+  /** The port of the server that made it; a session is good on that server only. */
+  port: number | null;
+  last_used_at: string;
+  idle_ms: number;
+  expires_at: string;
+}
+
+export type SessionVerdict =
+  { live: true; touch: boolean } | { live: false; reason: 'expired' | 'idle' | 'other_server' };
+
+export function judgeSession(session: SessionTimes, at: Date, port: number | null): SessionVerdict {
+  if (session.port !== port) return { live: false, reason: 'other_server' };
+  const now = at.getTime();
+  if (now >= Date.parse(session.expires_at)) return { live: false, reason: 'expired' };
+  const lastUsed = Date.parse(session.last_used_at);
+  if (now >= lastUsed + session.idle_ms) return { live: false, reason: 'idle' };
+  return { live: true, touch: now - lastUsed >= TOUCH_INTERVAL_MS };
+}
+
+/** The columns a new session starts with. */
+export function sessionTimes(lifetime: SessionLifetime, at: Date, port: number | null): SessionTimes {
+  const createdAt = at.toISOString();
+  return {
+    port,
+    last_used_at: createdAt,
+    idle_ms: lifetime.idleMs,
+    expires_at: new Date(at.getTime() + lifetime.absoluteMs).toISOString(),
+  };
+}
