@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Id } from './api/common';
 
 /** Evidence package format 1 (SPEC.md §8). */
 export const PACKAGE_FORMAT = 'scandesk.evidence';
@@ -24,7 +25,7 @@ export const Manifest = Type.Object({
   version: Type.Literal(PACKAGE_VERSION),
   exported_at: Type.String(),
   generator: Type.String(),
-  scans: Type.Array(Type.String({ minLength: 1 })),
+  scans: Type.Array(Id),
   files: Type.Array(ManifestFile),
 });
 export type Manifest = Static<typeof Manifest>;

@@ -113,17 +113,17 @@ const ROWS: Row[] = [
     fields: ['role'],
   },
   {
-    name: 'params: id too long',
+    name: 'params: id too long: cannot be an id, so not found',
     request: () => ({ method: 'GET', url: `/v1/organizations/${'o'.repeat(150)}` }),
-    status: 400,
-    code: 'validation_failed',
+    status: 404,
+    code: 'not_found',
     fields: ['id'],
   },
   {
-    name: 'params: both ids too long',
+    name: 'params: both ids too long: cannot be an id, so not found',
     request: () => ({ method: 'DELETE', url: `/v1/teams/${'t'.repeat(150)}/members/${'u'.repeat(150)}` }),
-    status: 400,
-    code: 'validation_failed',
+    status: 404,
+    code: 'not_found',
     fields: ['id', 'user_id'],
   },
 

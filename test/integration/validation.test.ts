@@ -190,14 +190,14 @@ describe('PUT /v1/organizations/:id/members/:user_id', () => {
     expect(await snapshotDatabase(ctx.db)).toEqual(before);
   });
 
-  it('path parameters are validated too', async () => {
+  it('path parameters are validated too: one that cannot be an id names nothing (404)', async () => {
     const before = await snapshotDatabase(ctx.db);
     const response = await ctx.request({
       method: 'PUT',
       url: `/v1/organizations/${orgId}/members/${'u'.repeat(101)}`,
       payload: { role: 'admin' },
     });
-    const error = expectError(response, 400, 'validation_failed');
+    const error = expectError(response, 404, 'not_found');
     expect(namedFields(error.details)).toEqual(['user_id']);
     expect(await snapshotDatabase(ctx.db)).toEqual(before);
   });

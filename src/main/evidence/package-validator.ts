@@ -14,14 +14,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
   addFormatsModule) as typeof addFormatsModule;
 
 /**
- * Scan ids become parts of entry paths and of URLs; an id with a slash or a control character
- * could be stored but never addressed again, so imports refuse them.
+ * Scan ids become parts of entry paths, URLs and download names: the id rule (src/shared/ids.ts)
+ * keeps out anything that could not be addressed again, or would mean a directory.
  */
-const ScanId = Type.String({
-  ...Id,
-  pattern: '^[^/\\\\\\p{Cc}]+$',
-  errorMessage: 'must not contain slashes, backslashes or control characters',
-});
+const ScanId = Id;
 
 /**
  * The upstream get-scan shape `{id, created_at, tool, tokens, status, violations}`; our scan

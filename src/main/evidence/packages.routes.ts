@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type { ScanRow } from '../db/tables/scan.table';
 import { findVisibleScan } from '../scans/scans.repository';
 import { ApiError } from '../server/api-error';
+import { attachmentDisposition } from '../server/content-disposition';
 import type { App, RouteDeps } from '../server/types';
 import { writeEvidencePackage } from './package-writer';
 
@@ -45,7 +46,7 @@ export function registerPackageRoutes(app: App, { db }: RouteDeps): void {
       const scans = await visibleScans(db, request.user.id, [request.params.scan_id]);
       return reply
         .type('application/zip')
-        .header('Content-Disposition', `attachment; filename="scandesk-evidence-${request.params.scan_id}.zip"`)
+        .header('Content-Disposition', attachmentDisposition(`scandesk-evidence-${request.params.scan_id}.zip`))
         .send(writeEvidencePackage(db, scans));
     },
   );
@@ -65,7 +66,7 @@ export function registerPackageRoutes(app: App, { db }: RouteDeps): void {
       const scans = await visibleScans(db, request.user.id, request.body.scan_ids);
       return reply
         .type('application/zip')
-        .header('Content-Disposition', `attachment; filename="scandesk-evidence-export-${Date.now()}.zip"`)
+        .header('Content-Disposition', attachmentDisposition(`scandesk-evidence-export-${Date.now()}.zip`))
         .send(writeEvidencePackage(db, scans));
     },
   );

@@ -18,6 +18,15 @@ const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
 export function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
+  // Every path parameter is an id: one that fails the id rule names nothing, like an unknown one.
+  if (fastifyError.validation && fastifyError.validationContext === 'params') {
+    const names = [...new Set(fastifyError.validation.map((error) => error.instancePath.split('/')[1] ?? ''))];
+    return new ApiError(
+      'not_found',
+      'not found',
+      names.filter((name) => name !== '').map((field) => ({ field, message: 'cannot be an id' })),
+    );
+  }
   if (fastifyError.validation) {
     const details = detailsFromAjv(
       fastifyError.validation as Parameters<typeof detailsFromAjv>[0],

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ID_MAX_LENGTH, ID_MESSAGE, ID_PATTERN } from '../ids';
 import { NAME_MAX_LENGTH, NAME_MESSAGE, NAME_PATTERN } from '../names';
 
 export const ID_PREFIX = {
@@ -15,7 +16,13 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC with milliseconds, e.g. 2026-11-21T04:16:15.470Z',
 });
 
-export const Id = Type.String({ minLength: 1, maxLength: 100, description: 'Opaque identifier' });
+export const Id = Type.String({
+  minLength: 1,
+  maxLength: ID_MAX_LENGTH,
+  pattern: ID_PATTERN,
+  errorMessage: ID_MESSAGE,
+  description: 'Opaque identifier: 1–100 characters of A–Z a–z 0–9 _ . : -, not "." or ".."',
+});
 
 /**
  * Organization, team and user names: 1–100 characters, at least one that is not a space, no

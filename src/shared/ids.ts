@@ -1,0 +1,16 @@
+// Kept free of TypeBox so that clients can check ids without building schemas.
+
+export const ID_MAX_LENGTH = 100;
+
+/**
+ * Ids are path segments, ZIP entry names and download file names: 1–100 characters of
+ * `A–Z a–z 0–9 _ . : -`, and not `.` or `..`, which paths and archives read as directories.
+ * Every id the server makes (`scan_` + ULID) fits; so do the upstream service's.
+ */
+export const ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9_.:-]+$';
+
+export const ID_MESSAGE = 'must be letters, digits, "_", ".", ":" or "-" only, and not "." or ".."';
+
+const idPattern = new RegExp(ID_PATTERN);
+
+export const isId = (text: string): boolean => text.length <= ID_MAX_LENGTH && idPattern.test(text);
