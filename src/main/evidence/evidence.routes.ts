@@ -7,10 +7,14 @@ import {
   TimelinePage,
   TimelinePageQuery,
 } from '../../shared/api/evidence';
+import { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { App, RouteDeps } from '../server/types';
 import { parseEvidenceTypes, readEvidence, timelineBuckets, timelinePage } from './evidence.service';
 
 const tags = ['evidence'];
+/** One object each: the framework compiles a serializer once per schema object. */
+const BREAKDOWN_SCHEMA: Record<string, unknown> = { ...TokenBreakdown };
+const VIOLATION_SCHEMA: Record<string, unknown> = { ...Violation };
 
 export function registerEvidenceRoutes(app: App, { db }: RouteDeps): void {
   app.get(
@@ -24,8 +28,20 @@ export function registerEvidenceRoutes(app: App, { db }: RouteDeps): void {
         response: { 200: Evidence },
       },
     },
-    async (request) =>
-      readEvidence(db, request.user.id, request.params.scan_id, parseEvidenceTypes(request.query.types)),
+    async (request, reply) => {
+      const body = await readEvidence(
+        db,
+        request.user.id,
+        request.params.scan_id,
+        parseEvidenceTypes(request.query.types),
+        {
+          tokenBreakdown: reply.compileSerializationSchema(BREAKDOWN_SCHEMA),
+          violation: reply.compileSerializationSchema(VIOLATION_SCHEMA),
+        },
+      );
+      // A stream is sent as it is, never through the response schema's serializer.
+      return reply.type('application/json; charset=utf-8').send(body as unknown as Evidence);
+    },
   );
 
   app.get(

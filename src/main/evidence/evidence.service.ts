@@ -1,44 +1,42 @@
-import type {
-  Evidence,
-  EvidenceType,
-  TimelineBucket,
-  TimelinePage,
-  TimelinePageQuery,
-} from '../../shared/api/evidence';
+import type { Readable } from 'node:stream';
+import type { EvidenceType, TimelineBucket, TimelinePage, TimelinePageQuery } from '../../shared/api/evidence';
 import { EVIDENCE_TYPES } from '../../shared/api/evidence';
-import type { TokenBreakdown } from '../../shared/api/scans';
 import { formatTimestamp, parseDateOrDateTime } from '../../shared/time';
 import type { Db, Executor } from '../db/database';
 import { bucketIndex } from '../db/sql-math';
-import { toViolation } from '../scans/scan-mapping';
-import { findTimeline, findViolations, findVisibleScan, timelineTotals } from '../scans/scans.repository';
+import { findVisibleScan, timelineTotals } from '../scans/scans.repository';
 import { notFound } from '../server/api-error';
+import { evidenceJson, type EvidenceSerializers } from './evidence-json';
 
 export function parseEvidenceTypes(types: string | undefined): Set<EvidenceType> {
   return new Set(types === undefined ? EVIDENCE_TYPES : (types.split(',') as EvidenceType[]));
 }
 
-/** SPEC.md §8: request count and total tokens always; the timeline, breakdown and violations as asked. */
+/**
+ * SPEC.md §8: request count and total tokens always; the timeline, breakdown and violations as
+ * asked, streamed (evidence-json.ts). Visibility is decided here, before the first byte.
+ */
 export async function readEvidence(
   db: Db,
   userId: string,
   scanId: string,
   types: Set<EvidenceType>,
-): Promise<Evidence> {
+  serialize: EvidenceSerializers,
+): Promise<Readable> {
   const scan = await findVisibleScan(db, scanId, userId);
   if (!scan) throw notFound('scan');
   const totals = await timelineTotals(db, scanId);
-  const evidence: Evidence['evidence'] = { request_count: totals.count, total_tokens: totals.tokens };
-  if (types.has('timeline')) {
-    evidence.timeline = (await findTimeline(db, scanId)).map((entry) => ({
-      timestamp: formatTimestamp(entry.timestamp),
-      action: entry.action,
-      tokens: entry.tokens,
-    }));
-  }
-  if (types.has('token_breakdown')) evidence.token_breakdown = JSON.parse(scan.token_breakdown) as TokenBreakdown;
-  if (types.has('violations')) evidence.violations = (await findViolations(db, scanId)).map(toViolation);
-  return { scan_id: scanId, evidence };
+  return evidenceJson(
+    db,
+    {
+      scanId,
+      requestCount: totals.count,
+      totalTokens: totals.tokens,
+      tokenBreakdown: scan.token_breakdown,
+      types,
+    },
+    serialize,
+  );
 }
 
 /**

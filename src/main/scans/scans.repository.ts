@@ -208,18 +208,6 @@ export const insertTimelineEntries = (db: Executor, rows: readonly NewTimelineEn
 export const insertViolations = (db: Executor, rows: readonly NewViolation[]): Promise<void> =>
   insertChunked(db, 'violations', rows);
 
-export async function findTimeline(
-  db: Executor,
-  scanId: string,
-): Promise<{ timestamp: number; action: string; tokens: number }[]> {
-  return db
-    .selectFrom('timeline_entries')
-    .select(['timestamp', 'action', 'tokens'])
-    .where('scan_id', '=', scanId)
-    .orderBy('seq')
-    .execute();
-}
-
 export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
   const row = await db
     .selectFrom('timeline_entries')
