@@ -40,9 +40,13 @@ export function progressLine(label: string, sent: number, total: number, columns
   return `${name}${name ? '  ' : ''}${bar}  ${percent}  ${amounts}`.slice(0, columns - 1);
 }
 
-/** What happened to one file given to `scandesk import`; also its `--json` form. */
+/**
+ * What happened to one file given to `scandesk import`; also its `--json` form. `imported` and
+ * `unchanged` hold the ids the scans are stored under; `ids` maps the package's ids to them (a
+ * scan the importer did not own is stored under an id derived from it).
+ */
 export type ImportFileResult =
-  | { file: string; status: 'imported'; imported: string[]; unchanged: string[] }
+  | { file: string; status: 'imported'; imported: string[]; unchanged: string[]; ids: Record<string, string> }
   | {
       file: string;
       status: 'refused';
@@ -55,11 +59,28 @@ function detailLine(detail: ErrorDetail): string {
   return `  - ${name ? `${name}: ` : ''}${detail.message}`;
 }
 
-/** The lines `scandesk import` prints for one file: the outcome, then each reason the server gave. */
+/** `imported ID`, and the package's id for it when it is stored under another. */
+function storedLines(outcome: 'imported' | 'unchanged', stored: readonly string[], packageIds: Map<string, string>) {
+  return stored.map((id) => {
+    const packageId = packageIds.get(id);
+    return `  ${outcome} ${id}${packageId !== undefined && packageId !== id ? ` (package id ${packageId})` : ''}`;
+  });
+}
+
+/**
+ * The lines `scandesk import` prints for one file: the outcome and the id of each scan as it is
+ * stored, which is what later commands take; or each reason the server gave.
+ */
 export function importResultText(result: ImportFileResult): string {
   switch (result.status) {
-    case 'imported':
-      return `${result.file}: imported ${plural(result.imported.length, 'scan')}, ${count(result.unchanged.length)} unchanged`;
+    case 'imported': {
+      const packageIds = new Map(Object.entries(result.ids).map(([packageId, stored]) => [stored, packageId]));
+      return [
+        `${result.file}: imported ${plural(result.imported.length, 'scan')}, ${count(result.unchanged.length)} unchanged`,
+        ...storedLines('imported', result.imported, packageIds),
+        ...storedLines('unchanged', result.unchanged, packageIds),
+      ].join('\n');
+    }
     case 'refused': {
       const { message, details } = result.error;
       // A detail that names nothing and only repeats the message would print the same sentence twice.

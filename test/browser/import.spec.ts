@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { derivedScanId } from '../../src/main/evidence/import-ids';
 import { cleanupProcesses, startServe, type ServeProcess } from '../helpers/serve-process';
 import { buildZip } from '../helpers/zip-builder';
 import { expect, expectAccessible, saveScreenshot, test } from './fixtures';
@@ -7,6 +8,8 @@ import { expect, expectAccessible, saveScreenshot, test } from './fixtures';
 let second: ServeProcess;
 let evidenceZip: Buffer;
 let scanId: string;
+/** Where the second server stores it: not its owner's scan, so under an id derived for that owner. */
+let storedId: string;
 
 test.beforeAll(async ({ playwright }) => {
   const source = await playwright.request.newContext({
@@ -21,6 +24,8 @@ test.beforeAll(async ({ playwright }) => {
   evidenceZip = await download.body();
   await source.dispose();
   second = await startServe();
+  const me = await fetch(`${second.url}/v1/me`, { headers: { authorization: `Bearer ${second.token}` } });
+  storedId = derivedScanId(((await me.json()) as { id: string }).id, scanId);
 });
 
 test.afterAll(async () => {
@@ -65,13 +70,14 @@ test('an evidence ZIP dropped on the window is imported, with a link to its scan
   await dropFile(page, 'evidence.zip', evidenceZip);
   const job = page.getByRole('listitem').filter({ hasText: 'evidence.zip' });
   await expect(job.getByText('Imported 1 scan, unchanged 0 scans')).toBeVisible();
-  await expect(job.getByRole('link', { name: scanId })).toHaveAttribute('href', `/scans/${scanId}`);
+  await expect(job.getByRole('link', { name: storedId })).toHaveAttribute('href', `/scans/${storedId}`);
+  await expect(job.getByText(`(package id ${scanId})`)).toBeVisible();
 
   // The same package again: stored identically, so it is unchanged, not refused.
   await dropFile(page, 'again.zip', evidenceZip);
   const again = page.getByRole('listitem').filter({ hasText: 'again.zip' });
   await expect(again.getByText('Imported 0 scans, unchanged 1 scan')).toBeVisible();
-  await expect(again.getByRole('link', { name: scanId })).toBeVisible();
+  await expect(again.getByRole('link', { name: storedId })).toBeVisible();
 });
 
 test('hostile and wrong files are refused with the reason and the entry named', async ({ page }) => {

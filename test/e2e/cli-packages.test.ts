@@ -24,6 +24,7 @@ import {
 } from '../helpers/serve-process';
 import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
 import { buildZip } from '../helpers/zip-builder';
+import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
 
 const SEVEN_ZIP = '/usr/bin/7z';
 const HAS_7Z = existsSync(SEVEN_ZIP);
@@ -114,6 +115,8 @@ async function fakeServer(handler: Parameters<typeof createHttpServer>[1]): Prom
 describe('scandesk evidence download, export and import', () => {
   let server: ServeProcess;
   let second: ServeProcess | undefined;
+  /** The second server's owner: whose derived ids the scans imported there get. */
+  let secondOwner = '';
   let at: string[];
   let dir: string;
   /** In submission order: small, with violations, the 2,000-entry timeline. */
@@ -350,22 +353,38 @@ describe('scandesk evidence download, export and import', () => {
   it('round trip: export, import into an empty server, export again: the same scans, evidence and entries', async () => {
     second = await startServe();
     const at2 = ['--url', second.url, '--token', second.token];
+    const me = await fetch(`${second.url}/v1/me`, { headers: { authorization: `Bearer ${second.token}` } });
+    secondOwner = ((await me.json()) as { id: string }).id;
+    // Not the second server's owner's scans: stored under ids derived for that owner.
+    const stored = ids.map((id) => derivedScanId(secondOwner, id));
     const imported = await runCli(['import', join(dir, 'all.zip'), ...at2]);
     expectExit(imported, 0);
     expect(lines(imported.stdout)).toEqual([
       `${join(dir, 'all.zip')}: imported 3 scans, 0 unchanged`,
+      ...ids.map((id, i) => `  imported ${stored[i]} (package id ${id})`),
       '1 file: 3 scans imported, 0 unchanged, 0 files refused',
     ]);
     // Not a terminal: no progress bar, nothing on stderr.
     expect(imported.stderr).toBe('');
 
     const again = join(dir, 'again.zip');
-    expectExit(await runCli(['export', '--out', again, ...ids, ...at2]), 0);
+    expectExit(await runCli(['export', '--out', again, ...stored, ...at2]), 0);
     written.push(again);
     checkWithUnzip(again);
-    expect(checkWithPython(again)).toEqual({ scans: ids, files: 9 });
+    expect(checkWithPython(again)).toEqual({ scans: stored, files: 9 });
 
-    const [before, after] = await Promise.all([readZip(join(dir, 'all.zip')), readZip(again)]);
+    const [before, exportedAgain] = await Promise.all([readZip(join(dir, 'all.zip')), readZip(again)]);
+    // The second package under the first one's ids: scan and violation ids renamed back.
+    const back = new Map(ids.map((id, i) => [stored[i]!, id]));
+    for (const id of ids) {
+      for (const violation of jsonOf<Scan>(before, `scans/${id}/scan.json`).violations) {
+        back.set(derivedViolationId(secondOwner, violation.id), violation.id);
+      }
+    }
+    const renamed = (text: string): string => [...back].reduce((out, [from, to]) => out.replaceAll(from, to), text);
+    const after = new Map(
+      [...exportedAgain].map(([name, data]) => [renamed(name), Buffer.from(renamed(data.toString()))]),
+    );
     expect([...after.keys()]).toEqual([...before.keys()]);
     const [m1, m2] = [jsonOf<Manifest>(before, 'manifest.json'), jsonOf<Manifest>(after, 'manifest.json')];
     expect({ ...m2, exported_at: 'x' }).toMatchObject({ ...m1, exported_at: 'x', files: expect.any(Array) as unknown });
@@ -375,7 +394,15 @@ describe('scandesk evidence download, export and import', () => {
       expect(s2).toEqual({ ...s1, source: 'imported', organization_id: null });
       for (const name of [`scans/${id}/evidence.json`, `scans/${id}/timeline.jsonl`]) {
         expect(after.get(name)?.equals(before.get(name) as Buffer), name).toBe(true);
-        expect(m2.files.find((file) => file.path === name)).toEqual(m1.files.find((file) => file.path === name));
+        const file = m2.files.find((f) => f.path === name)!;
+        // The sums are of the bytes the second server wrote, its own ids in them.
+        const original = exportedAgain.get(file.path.replace(id, stored[ids.indexOf(id)]!))!;
+        expect(file).toEqual({
+          path: name,
+          bytes: original.length,
+          sha256: createHash('sha256').update(original).digest('hex'),
+        });
+        expect(file.bytes).toBe(m1.files.find((f) => f.path === name)!.bytes);
       }
     }
     const timeline = after.get(`scans/${ids[2]}/timeline.jsonl`)?.toString('utf8') ?? '';
@@ -394,12 +421,25 @@ describe('scandesk evidence download, export and import', () => {
     expectExit(here, 0);
     expect(lines(here.stdout)).toEqual([
       `${join(dir, 'all.zip')}: imported 0 scans, 3 unchanged`,
+      ...ids.map((id) => `  unchanged ${id}`),
+      // one.zip was overwritten with the first scan's package (--force, above).
       `${join(dir, 'one.zip')}: imported 0 scans, 1 unchanged`,
+      `  unchanged ${ids[0]}`,
       '2 files: 0 scans imported, 4 unchanged, 0 files refused',
     ]);
     expectExit(there, 0);
+    // again.zip holds the second server's own scans: their ids stay.
+    const stored = ids.map((id) => derivedScanId(secondOwner, id));
     expect(JSON.parse(there.stdout)).toEqual({
-      files: [{ file: join(dir, 'again.zip'), status: 'imported', imported: [], unchanged: ids }],
+      files: [
+        {
+          file: join(dir, 'again.zip'),
+          status: 'imported',
+          imported: [],
+          unchanged: stored,
+          ids: Object.fromEntries(stored.map((id) => [id, id])),
+        },
+      ],
       totals: { files: 1, imported: 0, unchanged: 3, refused: 0, failed: 0 },
     });
   });
@@ -427,14 +467,16 @@ describe('scandesk evidence download, export and import', () => {
       '  - ../x: the name contains ".."',
       `${missing}: failed — cannot read it (no such file)`,
       `${good}: imported 1 scan, 0 unchanged`,
+      `  imported ${derivedScanId(secondOwner, freshId)} (package id ${freshId})`,
       '4 files: 1 scan imported, 0 unchanged, 2 files refused, 1 file failed',
     ]);
     expect(result.stderr).toBe('');
 
     // All or nothing: the refused packages left nothing behind; the good one is there.
-    const list = await runCli(['scans', 'get', freshId, '--json', '--url', second.url, '--token', second.token]);
+    const storedId = derivedScanId(secondOwner, freshId);
+    const list = await runCli(['scans', 'get', storedId, '--json', '--url', second.url, '--token', second.token]);
     expectExit(list, 0);
-    expect(JSON.parse(list.stdout)).toMatchObject({ id: freshId, source: 'imported', organization_id: null });
+    expect(JSON.parse(list.stdout)).toMatchObject({ id: storedId, source: 'imported', organization_id: null });
   });
 
   it('an unreachable server is one sentence, for each command', async () => {

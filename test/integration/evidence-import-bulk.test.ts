@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedScanId } from '../../src/main/evidence/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
@@ -62,23 +63,30 @@ describe('evidence import: chunked timeline writes', () => {
   it('imports several timelines of lengths around the chunk size, each complete and in order', async () => {
     const response = await postZip(target, packageZip);
     expect(response.statusCode, response.body).toBe(201);
-    expect((response.json() as ImportResult).imported.sort()).toEqual(scans.map((scan) => scan.id).sort());
-    for (const scan of scans) expect(await evidenceOf(target, scan.id)).toEqual(await evidenceOf(source, scan.id));
+    // Another user's scans: stored under the ids derived for the importer.
+    const stored = scans.map((scan) => derivedScanId(target.owner.id, scan.id));
+    expect((response.json() as ImportResult).imported.sort()).toEqual([...stored].sort());
+    for (const [i, scan] of scans.entries()) {
+      expect(await evidenceOf(target, stored[i]!)).toEqual({
+        ...(await evidenceOf(source, scan.id)),
+        scan_id: stored[i],
+      });
+    }
     const rows = await target.db
       .selectFrom('timeline_entries')
       .select(['scan_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('seq').as('last')])
       .groupBy('scan_id')
       .execute();
-    for (const [i, scan] of scans.entries()) {
-      expect(rows.find((row) => row.scan_id === scan.id)).toEqual({
-        scan_id: scan.id,
-        n: LENGTHS[i],
-        last: LENGTHS[i]! - 1,
-      });
+    for (const [i, id] of stored.entries()) {
+      expect(rows.find((row) => row.scan_id === id)).toEqual({ scan_id: id, n: LENGTHS[i], last: LENGTHS[i]! - 1 });
     }
     // Again: every scan is there already, identical.
     const again = await postZip(target, packageZip);
-    expect(again.json()).toEqual({ imported: [], unchanged: expect.arrayContaining(scans.map((scan) => scan.id)) });
+    expect(again.json()).toEqual({
+      imported: [],
+      unchanged: stored,
+      ids: Object.fromEntries(scans.map((scan, i) => [scan.id, stored[i]])),
+    });
   });
 
   it('keeps nothing of a long timeline written before a conflict in the same package', async () => {
@@ -103,6 +111,6 @@ describe('evidence import: chunked timeline writes', () => {
     // The store still takes the long timeline on its own afterwards.
     const alone = await postZip(target, buildZip([{ name: 'long.json', data: evidence('bulk_new_long', long) }]));
     expect(alone.statusCode, alone.body).toBe(201);
-    expect((await evidenceOf(target, 'bulk_new_long')).evidence.timeline).toEqual(long);
+    expect((await evidenceOf(target, derivedScanId(target.owner.id, 'bulk_new_long'))).evidence.timeline).toEqual(long);
   });
 });

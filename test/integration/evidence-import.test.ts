@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import type { Manifest } from '../../src/shared/evidence-package';
@@ -74,7 +75,21 @@ const postZip = (ctx: TestContext, payload: Buffer, contentType = 'application/z
 async function expectImported(ctx: TestContext, payload: Buffer, expected: Partial<ImportResult>): Promise<void> {
   const response = await postZip(ctx, payload);
   expect(response.statusCode, response.body).toBe(201);
-  expect(response.json()).toEqual({ imported: [], unchanged: [], ...expected });
+  expect(response.json()).toEqual({ imported: [], unchanged: [], ids: {}, ...expected });
+}
+
+/** Where `ctx`'s owner imports package scan `id` when it is not theirs (docs/security.md, Imported ids). */
+const storedAs = (ctx: TestContext, id: string): string => derivedScanId(ctx.owner.id, id);
+
+/** `packageIds` imported into `ctx` by its owner, who owns none of them: the ids they map to. */
+const derivedIds = (ctx: TestContext, packageIds: string[]): Record<string, string> =>
+  Object.fromEntries(packageIds.map((id) => [id, storedAs(ctx, id)]));
+
+/** A scan or evidence of another user's scan as the importer's derived copy holds it. */
+function asDerived<T extends { violations?: Scan['violations'] }>(ctx: TestContext, value: T): T {
+  return value.violations
+    ? { ...value, violations: value.violations.map((v) => ({ ...v, id: derivedViolationId(ctx.owner.id, v.id) })) }
+    : value;
 }
 
 /** Refused with `status`/`code`, naming `entry` (undefined: the archive as a whole), store untouched. */
@@ -182,51 +197,90 @@ describe('evidence import', () => {
   describe('success', () => {
     it('re-imports our own download as unchanged, changing nothing', async () => {
       const before = await snapshotDatabase(source.db);
-      await expectImported(source, packageA, { unchanged: [scanA.id] });
+      await expectImported(source, packageA, { unchanged: [scanA.id], ids: { [scanA.id]: scanA.id } });
       expect(await snapshotDatabase(source.db)).toEqual(before);
     });
 
-    it("imports into a fresh store as the importer's, source imported, no organization; violation ids kept", async () => {
+    it("imports into a fresh store as the importer's, under derived scan and violation ids, source imported, no organization", async () => {
       const original = await scanAndEvidence(source, scanA.id);
       await withContext(async (ctx) => {
-        await expectImported(ctx, packageA, { imported: [scanA.id] });
-        const copy = await scanAndEvidence(ctx, scanA.id);
-        expect(copy.scan).toEqual({ ...original.scan, source: 'imported', organization_id: null });
-        expect(copy.evidence).toEqual(original.evidence);
+        const id = storedAs(ctx, scanA.id);
+        await expectImported(ctx, packageA, { imported: [id], ids: { [scanA.id]: id } });
+        const copy = await scanAndEvidence(ctx, id);
+        expect(copy.scan).toEqual(asDerived(ctx, { ...original.scan, id, source: 'imported', organization_id: null }));
+        expect(copy.evidence).toEqual({
+          scan_id: id,
+          evidence: asDerived(ctx, original.evidence.evidence),
+        });
         const list = await ctx.request({ method: 'GET', url: '/v1/scans' });
         expect(list.json()).toMatchObject({
           total: 1,
-          scans: [{ id: scanA.id, violation_count: scanA.violations.length, worst_severity: 'high' }],
+          scans: [{ id, violation_count: scanA.violations.length, worst_severity: 'high' }],
         });
         // Importing again: unchanged.
-        await expectImported(ctx, packageA, { unchanged: [scanA.id] });
+        await expectImported(ctx, packageA, { unchanged: [id], ids: { [scanA.id]: id } });
       });
     });
 
-    it('round-trips: export → import into an empty store → export gives the same scans, evidence and manifest', async () => {
+    it('round-trips: export → import into an empty store → export gives the same scans, evidence and manifest, under the ids each importer derived', async () => {
       const first = await exported(source, [scanA.id, scanB.id]);
       const b = await fresh();
       const c = await fresh();
       try {
-        await expectImported(b, first, { imported: [scanA.id, scanB.id] });
-        const second = await exported(b, [scanA.id, scanB.id]);
-        await expectImported(c, second, { imported: [scanA.id, scanB.id] });
-        const third = await exported(c, [scanA.id, scanB.id]);
-        const manifestOf = async (zip: Buffer) => {
-          const manifest = JSON.parse((await unzip(zip)).get('manifest.json')!.toString()) as Manifest;
-          return { ...manifest, exported_at: undefined };
+        const inB = [scanA.id, scanB.id].map((id) => storedAs(b, id));
+        await expectImported(b, first, { imported: inB, ids: derivedIds(b, [scanA.id, scanB.id]) });
+        const second = await exported(b, inB);
+        const inC = inB.map((id) => storedAs(c, id));
+        await expectImported(c, second, { imported: inC, ids: derivedIds(c, inB) });
+        const third = await exported(c, inC);
+
+        // Every id of b and c renamed back to the first package's: then all must agree.
+        const backFromB = new Map<string, string>();
+        const backFromC = new Map<string, string>();
+        for (const id of [scanA.id, scanB.id]) {
+          backFromB.set(storedAs(b, id), id);
+          backFromC.set(storedAs(c, storedAs(b, id)), id);
+        }
+        for (const { id } of scanA.violations) {
+          const inStoreB = derivedViolationId(b.owner.id, id);
+          backFromB.set(inStoreB, id);
+          backFromC.set(derivedViolationId(c.owner.id, inStoreB), id);
+        }
+        const rename = (text: string, back: Map<string, string>): string =>
+          [...back].reduce((renamed, [from, to]) => renamed.replaceAll(from, to), text);
+        /** The package's entries with ids renamed back, the manifest's sums recomputed for them. */
+        const canonical = async (zip: Buffer, back: Map<string, string>) => {
+          const files = new Map<string, string>();
+          for (const [name, data] of await unzip(zip)) files.set(rename(name, back), rename(data.toString(), back));
+          const manifest = JSON.parse(files.get('manifest.json')!) as Manifest;
+          files.delete('manifest.json');
+          for (const file of manifest.files) {
+            expect(Buffer.byteLength(files.get(file.path)!), file.path).toBe(file.bytes);
+            file.sha256 = sha256(Buffer.from(files.get(file.path)!));
+          }
+          return { files, manifest: { ...manifest, exported_at: undefined } };
         };
-        expect(await manifestOf(third)).toEqual(await manifestOf(second));
+        const [firstPackage, secondPackage, thirdPackage] = [
+          await canonical(first, new Map()),
+          await canonical(second, backFromB),
+          await canonical(third, backFromC),
+        ];
+        expect(thirdPackage).toEqual(secondPackage);
         // The first export differs only in scan.json (source, organization): evidence is identical.
-        const firstManifest = await manifestOf(first);
-        const secondManifest = await manifestOf(second);
-        expect(secondManifest.files.filter((f) => !f.path.endsWith('scan.json'))).toEqual(
-          firstManifest.files.filter((f) => !f.path.endsWith('scan.json')),
-        );
+        const evidenceOnly = (pkg: typeof firstPackage) => ({
+          files: [...pkg.files].filter(([path]) => !path.endsWith('scan.json')),
+          manifest: pkg.manifest.files.filter((f) => !f.path.endsWith('scan.json')),
+        });
+        expect(evidenceOnly(secondPackage)).toEqual(evidenceOnly(firstPackage));
         for (const id of [scanA.id, scanB.id]) {
           const original = await scanAndEvidence(source, id);
-          for (const ctx of [b, c]) {
-            const copy = await scanAndEvidence(ctx, id);
+          for (const [ctx, stored, back] of [
+            [b, storedAs(b, id), backFromB],
+            [c, storedAs(c, storedAs(b, id)), backFromC],
+          ] as const) {
+            const copy = JSON.parse(
+              rename(JSON.stringify(await scanAndEvidence(ctx, stored)), back),
+            ) as typeof original;
             expect(copy.scan).toEqual({ ...original.scan, source: 'imported', organization_id: null });
             expect(copy.evidence).toEqual(original.evidence);
           }
@@ -269,17 +323,20 @@ describe('evidence import', () => {
         { name: 'README.txt', data: Buffer.from('not read') },
       ]);
       await withContext(async (ctx) => {
-        await expectImported(ctx, zip, { imported: ['up_one', 'up_two'] });
-        const one = await scanAndEvidence(ctx, 'up_one');
+        const [idOne, idTwo] = [storedAs(ctx, 'up_one'), storedAs(ctx, 'up_two')];
+        const ids = derivedIds(ctx, ['up_one', 'up_two']);
+        await expectImported(ctx, zip, { imported: [idOne, idTwo], ids });
+        const one = await scanAndEvidence(ctx, idOne);
+        const violationId = derivedViolationId(ctx.owner.id, 'v_up_1');
         expect(one.scan).toEqual({
-          id: 'up_one',
+          id: idOne,
           created_at: '2026-11-01T00:00:00.000Z',
           tool: 'copilot',
           action: 'read',
           tokens: 999,
           status: 'running',
           violations: [
-            { id: 'v_up_1', rule: 'tokens.request_limit', severity: 'low', message: 'big', timeline_index: 2 },
+            { id: violationId, rule: 'tokens.request_limit', severity: 'low', message: 'big', timeline_index: 2 },
           ],
           organization_id: null,
           source: 'imported',
@@ -291,10 +348,10 @@ describe('evidence import', () => {
           token_breakdown: { input: 10 },
           violations: one.scan.violations,
         });
-        const two = await scanAndEvidence(ctx, 'up_two');
+        const two = await scanAndEvidence(ctx, idTwo);
         const total = bareTimeline.reduce((s, e) => s + e.tokens, 0);
         expect(two.scan).toEqual({
-          id: 'up_two',
+          id: idTwo,
           created_at: bareTimeline[0]!.timestamp,
           tool: 'unknown',
           action: 'read',
@@ -305,7 +362,7 @@ describe('evidence import', () => {
           source: 'imported',
         });
         expect(two.evidence.evidence).toMatchObject({ token_breakdown: {}, violations: [], request_count: 3 });
-        await expectImported(ctx, zip, { unchanged: ['up_one', 'up_two'] });
+        await expectImported(ctx, zip, { unchanged: [idOne, idTwo], ids });
       });
     });
 
@@ -354,11 +411,14 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
 
       await withContext(async (ctx) => {
         let first = true;
+        const id = storedAs(ctx, scanA.id);
         for (const [label, zip] of archives) {
           const response = await postZip(ctx, zip);
           expect(response.statusCode, `${label}: ${response.body}`).toBe(201);
           expect(response.json(), label).toEqual(
-            first ? { imported: [scanA.id], unchanged: [] } : { imported: [], unchanged: [scanA.id] },
+            first
+              ? { imported: [id], unchanged: [], ids: { [scanA.id]: id } }
+              : { imported: [], unchanged: [id], ids: { [scanA.id]: id } },
           );
           first = false;
         }
@@ -397,8 +457,12 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
         [`scans/${id}/timeline.jsonl`, Buffer.from(`${lines.join('\n')}\n`)],
       ]);
       await withContext(async (ctx) => {
-        await expectImported(ctx, format1(files, [id]), { imported: [id] });
-        const buckets = await ctx.request({ method: 'GET', url: `/v1/scans/${id}/evidence/timeline/buckets?n=1` });
+        const stored = storedAs(ctx, id);
+        await expectImported(ctx, format1(files, [id]), { imported: [stored], ids: { [id]: stored } });
+        const buckets = await ctx.request({
+          method: 'GET',
+          url: `/v1/scans/${stored}/evidence/timeline/buckets?n=1`,
+        });
         expect(buckets.json()).toMatchObject({ buckets: [{ count: n, tokens: total }] });
       });
     });
@@ -411,7 +475,8 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
     beforeAll(async () => {
       ctx = await fresh();
       limited = await fresh({ importLimits: { bodyBytes: 8 * MiB, entryBytes: 4 * MiB, totalBytes: 5 * MiB } });
-      await expectImported(ctx, packageA, { imported: [scanA.id] });
+      const id = storedAs(ctx, scanA.id);
+      await expectImported(ctx, packageA, { imported: [id], ids: { [scanA.id]: id } });
     });
     afterAll(async () => {
       await ctx.close();
@@ -619,7 +684,8 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
       expect(error.details[0]).toMatchObject({ entry: 'clash.json', message: expect.stringContaining(scanA.id) });
       expect(await snapshotDatabase(ctx.db)).toEqual(before);
 
-      // A violation id that belongs to another scan is a conflict too.
+      // A violation whose stored id is taken (here by the importer's own copy of scan A) is a
+      // conflict too, named by the package's ids, never by the scan that holds it.
       const stolen = upstreamEvidence('thief', timelineOf(1), {
         violations: [{ ...scanA.violations[0]!, timeline_index: 0 }],
       });
@@ -628,7 +694,10 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
         409,
         'conflict',
       );
-      expect(conflict.message).toContain(scanA.violations[0]!.id);
+      expect(conflict.message).toBe(
+        `violation ${scanA.violations[0]!.id} of scan thief: the id it would be stored under is in use`,
+      );
+      expect(JSON.stringify(conflict)).not.toContain(storedAs(ctx, scanA.id));
       expect(await snapshotDatabase(ctx.db)).toEqual(before);
     });
 

@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedViolationId } from '../../src/main/evidence/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import { errorShapeProblem, storeFingerprint, testSeed } from '../helpers/reliability';
@@ -95,12 +96,31 @@ function upstreamPackage(withScanFile = true): Buffer {
   ]);
 }
 
-async function readBack(target: TestContext, id: string): Promise<Imported> {
+/** The pristine packages' violation ids: what a derived copy's violation ids are renamed back to. */
+const violationIds: string[] = ['vio_fuzz_up_1'];
+
+/**
+ * Package scan `packageId` as `target`'s owner imported it (stored as `ids[packageId]`), in the
+ * package's terms: a scan the owner did not own is stored under derived scan and violation ids
+ * (docs/security.md, Imported ids), which differ per owner; they are renamed back.
+ */
+async function readBack(target: TestContext, packageId: string, ids: Record<string, string>): Promise<Imported> {
+  const id = ids[packageId]!;
   const scan = await target.request({ method: 'GET', url: `/v1/scans/${id}` });
   const evidence = await target.request({ method: 'GET', url: `/v1/scans/${id}/evidence` });
   expect(scan.statusCode, scan.body).toBe(200);
   expect(evidence.statusCode, evidence.body).toBe(200);
-  return { scan: scan.json() as Scan, evidence: evidence.json() as Evidence };
+  const back = new Map(violationIds.map((v) => [derivedViolationId(target.owner.id, v), v]));
+  const renamed = (list: Scan['violations']) => list.map((v) => ({ ...v, id: back.get(v.id) ?? v.id }));
+  const read = { scan: scan.json() as Scan, evidence: evidence.json() as Evidence };
+  const { violations } = read.evidence.evidence;
+  return {
+    scan: { ...read.scan, id: packageId, violations: renamed(read.scan.violations) },
+    evidence: {
+      scan_id: packageId,
+      evidence: { ...read.evidence.evidence, ...(violations ? { violations: renamed(violations) } : {}) },
+    },
+  };
 }
 
 // ---- a minimal view of a ZIP's records, to patch headers in place ----
@@ -374,12 +394,14 @@ async function importAndCheck(zip: Buffer, ids: readonly string[], label: string
   expect(response.statusCode, where).toBe(201);
   const result = response.json() as ImportResult;
   try {
-    const got = [...result.imported, ...result.unchanged].sort();
+    // Package ids; the lists hold the ids they are stored under.
+    const got = Object.keys(result.ids).sort();
+    expect([...result.imported, ...result.unchanged].sort(), where).toEqual(Object.values(result.ids).sort());
     expect(got.length, where).toBeGreaterThan(0);
     if (oracle === 'exact') expect(got, where).toEqual([...ids].sort());
     if (oracle === 'subset') for (const id of got) expect(ids, where).toContain(id);
     for (const id of got) {
-      const actual = await readBack(ctx, id);
+      const actual = await readBack(ctx, id, result.ids);
       if (oracle === 'altered') continue;
       const outcomes = [expected.get(id), ...(oracle === 'exact' ? [] : [withoutScanFile.get(id)])];
       expect(outcomes, `${where}: ${id} differs from the pristine package's`).toContainEqual(actual);
@@ -424,6 +446,7 @@ beforeAll(async () => {
   });
   const plain = await submitScan(ctx, { tool: 'claude-code', action: 'chat', tokens: 42 });
   exportedIds = [withViolations.id, plain.id];
+  violationIds.push(...withViolations.violations.map((v) => v.id));
   const response = await ctx.request({
     method: 'POST',
     url: '/v1/evidence/exports',
@@ -431,7 +454,8 @@ beforeAll(async () => {
   });
   expect(response.statusCode, response.body).toBe(200);
   exported = response.rawPayload;
-  for (const id of exportedIds) expected.set(id, await readBack(ctx, id));
+  const own = Object.fromEntries(exportedIds.map((id) => [id, id]));
+  for (const id of exportedIds) expected.set(id, await readBack(ctx, id, own));
 
   // The upstream package's scans as a store that took the pristine package holds them.
   upstream = upstreamPackage();
@@ -449,7 +473,8 @@ beforeAll(async () => {
         payload: zip,
       });
       expect(imported.statusCode, imported.body).toBe(201);
-      for (const id of upstreamIds) into.set(id, await readBack(reference, id));
+      const { ids } = imported.json() as ImportResult;
+      for (const id of upstreamIds) into.set(id, await readBack(reference, id, ids));
     } finally {
       await reference.close();
     }

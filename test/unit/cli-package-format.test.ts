@@ -54,8 +54,20 @@ describe('progressLine', () => {
 });
 
 describe('import results', () => {
-  const imported: ImportFileResult = { file: 'a.zip', status: 'imported', imported: ['s1', 's2'], unchanged: ['s3'] };
-  const one: ImportFileResult = { file: 'b.zip', status: 'imported', imported: ['s4'], unchanged: [] };
+  const imported: ImportFileResult = {
+    file: 'a.zip',
+    status: 'imported',
+    imported: ['s1', 'scan_DERIVED'],
+    unchanged: ['s3'],
+    ids: { s1: 's1', theirs: 'scan_DERIVED', s3: 's3' },
+  };
+  const one: ImportFileResult = {
+    file: 'b.zip',
+    status: 'imported',
+    imported: ['s4'],
+    unchanged: [],
+    ids: { s4: 's4' },
+  };
   const refused: ImportFileResult = {
     file: 'evil.zip',
     status: 'refused',
@@ -82,9 +94,14 @@ describe('import results', () => {
     error: { message: 'cannot read it (no such file)' },
   };
 
-  it('prints one line per file, then the reasons of a refusal, each naming its entry', () => {
-    expect(importResultText(imported)).toBe('a.zip: imported 2 scans, 1 unchanged');
-    expect(importResultText(one)).toBe('b.zip: imported 1 scan, 0 unchanged');
+  it('prints one line per file, then each scan by its stored id, or the reasons of a refusal, each naming its entry', () => {
+    expect(importResultText(imported).split('\n')).toEqual([
+      'a.zip: imported 2 scans, 1 unchanged',
+      '  imported s1',
+      '  imported scan_DERIVED (package id theirs)',
+      '  unchanged s3',
+    ]);
+    expect(importResultText(one)).toBe('b.zip: imported 1 scan, 0 unchanged\n  imported s4');
     expect(importResultText(refused)).toBe(
       'evil.zip: refused — ../x: the name contains ".."\n  - ../x: the name contains ".."',
     );

@@ -6,6 +6,7 @@ import {
   localRefusal,
   newJob,
   NOT_A_ZIP,
+  packageIdsByStoredId,
   percent,
   summary,
   type ImportJob,
@@ -37,7 +38,11 @@ describe('import jobs', () => {
     expect(percent(jobs[0]!)).toBe(50);
     jobs = jobsReducer(jobs, { type: 'progress', id: 1, sent: 1000, total: 1000 });
     expect(percent(jobs[0]!)).toBe(99);
-    jobs = jobsReducer(jobs, { type: 'imported', id: 1, result: { imported: ['scan_a'], unchanged: [] } });
+    jobs = jobsReducer(jobs, {
+      type: 'imported',
+      id: 1,
+      result: { imported: ['scan_a'], unchanged: [], ids: { scan_a: 'scan_a' } },
+    });
     expect(jobs[0]?.status).toBe('imported');
     expect(percent(jobs[0]!)).toBe(100);
     expect(isFinished(jobs[0]!)).toBe(true);
@@ -66,7 +71,23 @@ describe('import jobs', () => {
   });
 
   it('summarises a result', () => {
-    expect(summary({ imported: ['a'], unchanged: ['b', 'c'] })).toBe('Imported 1 scan, unchanged 2 scans');
+    expect(summary({ imported: ['a'], unchanged: ['b', 'c'], ids: { a: 'a', b: 'b', c: 'c' } })).toBe(
+      'Imported 1 scan, unchanged 2 scans',
+    );
     expect(percent({ ...newJob(1, { ...zip, size: 0 }), status: 'uploading' })).toBe(0);
+  });
+
+  it("names the package's id beside each scan stored under another id", () => {
+    const result = {
+      imported: ['scan_DERIVED', 'own'],
+      unchanged: ['scan_OTHER'],
+      ids: { theirs: 'scan_DERIVED', own: 'own', other: 'scan_OTHER' },
+    };
+    expect(packageIdsByStoredId(result)).toEqual(
+      new Map([
+        ['scan_DERIVED', 'theirs'],
+        ['scan_OTHER', 'other'],
+      ]),
+    );
   });
 });

@@ -33,8 +33,9 @@ export const exportHelp = `scandesk export --out FILE.zip [--force] SCAN_ID... [
 
 export const importHelp = `scandesk import FILE.zip... [--json]
   Imports evidence packages (format 1, or upstream downloads), each all or nothing, and prints per file
-  the scans imported, those already present unchanged, or why the server refused it.
-  Exits 1 if any file was refused or could not be read.`;
+  the scans imported, those already present unchanged, or why the server refused it. Scans are listed
+  by the ids they are stored under: a scan you do not own gets an id of its own, shown with the
+  package's id for it. Exits 1 if any file was refused or could not be read.`;
 
 export const policyHelp = `scandesk policy get ORG_ID [--json]
 scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-request N|none] [--allowed-tools a,b|any]

@@ -45,7 +45,8 @@ async function importFile(client: ApiClient, file: string): Promise<ImportFileRe
         'application/zip',
         info.size,
       );
-      return { file, status: 'imported', imported: result.imported, unchanged: result.unchanged };
+      const { imported, unchanged, ids } = result;
+      return { file, status: 'imported', imported, unchanged, ids };
     } finally {
       progress.finish();
     }

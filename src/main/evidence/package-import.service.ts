@@ -9,6 +9,7 @@ import type { NewScan, ScanRow } from '../db/tables/scan.table';
 import { toViolation } from '../scans/scan-mapping';
 import { findScan, findViolations, insertScan, insertViolations } from '../scans/scans.repository';
 import { ApiError } from '../server/api-error';
+import { derivedScanId, derivedViolationId } from './import-ids';
 import {
   invalidPackage,
   PackageArchive,
@@ -310,12 +311,12 @@ async function planScan(
 
 // ---- pass 2: compare and write ----
 
-/** The scan row SPEC.md §8 asks for, with the upstream defaults applied. */
-function scanRow(plan: ScanPlan, content: ScanContent, userId: string): NewScan {
+/** The scan row SPEC.md §8 asks for, stored as `id`, with the upstream defaults applied. */
+function scanRow(plan: ScanPlan, content: ScanContent, userId: string, id: string): NewScan {
   const { scan } = content;
   const first = plan.first;
   return {
-    id: plan.source.id,
+    id,
     created_at: scan ? parseDateOrDateTime(scan.created_at)! : first!.timestamp,
     tool: scan?.tool ?? 'unknown',
     action: scan?.action ?? first!.action,
@@ -381,20 +382,57 @@ async function difference(
   return null;
 }
 
-async function refuseTakenViolationIds(trx: Executor, scanId: string, violations: readonly Violation[]): Promise<void> {
+/** Where an import stores a package scan, and the scan already there, if any. */
+interface ImportTarget {
+  id: string;
+  /** Stored under an id derived from the importer and the package id, not under the package id. */
+  derived: boolean;
+  existing: ScanRow | undefined;
+}
+
+/**
+ * docs/security.md, Imported ids: a package id names the importer's own scan, or else the scan is
+ * stored under derivedScanId(user, id). Another user's scan with the package id changes nothing:
+ * it is never compared, never blocks, and both cases run the same two lookups.
+ */
+async function importTarget(trx: Executor, userId: string, packageId: string, entry: string): Promise<ImportTarget> {
+  const literal = await findScan(trx, packageId);
+  if (literal?.submitted_by === userId) return { id: packageId, derived: false, existing: literal };
+  const id = derivedScanId(userId, packageId);
+  const existing = await findScan(trx, id);
+  // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
+  if (existing && existing.submitted_by !== userId) {
+    throw new ApiError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
+      { field: 'scan_id', entry, message: `${packageId}: the id it would be stored under is in use` },
+    ]);
+  }
+  return { id, derived: true, existing };
+}
+
+/** A derived scan's violations, under ids derived the same way. */
+const withDerivedViolations = (content: ScanContent, userId: string): ScanContent => ({
+  ...content,
+  violations: content.violations.map((violation) => ({ ...violation, id: derivedViolationId(userId, violation.id) })),
+});
+
+/**
+ * Violation ids are unique across the store. A taken one is named by the package's id for it,
+ * never by the scan that holds it, which may be another user's.
+ */
+async function refuseTakenViolationIds(
+  trx: Executor,
+  packageScanId: string,
+  entry: string,
+  violations: readonly Violation[],
+  packageViolations: readonly Violation[],
+): Promise<void> {
   for (let start = 0; start < violations.length; start += 500) {
     const ids = violations.slice(start, start + 500).map((v) => v.id);
-    const taken = await trx
-      .selectFrom('violations')
-      .select(['id', 'scan_id'])
-      .where('id', 'in', ids)
-      .executeTakeFirst();
+    const taken = await trx.selectFrom('violations').select('id').where('id', 'in', ids).executeTakeFirst();
     if (taken) {
-      throw new ApiError(
-        'conflict',
-        `violation ${taken.id} of scan ${scanId} already belongs to scan ${taken.scan_id}`,
-        [{ field: 'scan_id', message: `${scanId}: violation id ${taken.id} is already used by another scan` }],
-      );
+      const packageId = packageViolations[violations.findIndex((v) => v.id === taken.id)]!.id;
+      const message = `violation ${packageId} of scan ${packageScanId}: the id it would be stored under is in use`;
+      throw new ApiError('conflict', message, [{ field: 'violations', entry, message }]);
     }
   }
 }
@@ -426,27 +464,34 @@ export async function importEvidencePackage(
 
     const writing: InflateBudget = { inflated: 0 };
     return await db.transaction().execute(async (trx) => {
-      const result: ImportResult = { imported: [], unchanged: [] };
+      const imported: string[] = [];
+      const unchanged: string[] = [];
+      const ids = new Map<string, string>();
       // The writer's statements run on the raw handle inside this transaction, so they are part of it.
       const writer = new TimelineWriter(sqliteUnder(db), db);
       for (const plan of plans) {
-        const { id } = plan.source;
+        const { id: packageId, evidenceEntry: entry } = plan.source;
         // The manifest was verified in pass 1 and the spooled file is ours: no second check.
-        const content = await readContent(archive, plan.source, writing, null);
-        const row = scanRow(plan, content, userId);
+        const packaged = await readContent(archive, plan.source, writing, null);
+        const target = await importTarget(trx, userId, packageId, entry);
+        const { id } = target;
+        ids.set(packageId, id);
+        const content = target.derived ? withDerivedViolations(packaged, userId) : packaged;
+        const row = scanRow(plan, content, userId, id);
         const timeline = timelineOf(archive, plan.source, content, writing, null);
-        const stored = await findScan(trx, id);
-        if (stored) {
-          const why = await difference(trx, stored, row, content, timeline);
+        if (target.existing) {
+          // The importer's own scan: naming what differs tells them only about their own data.
+          const why = await difference(trx, target.existing, row, content, timeline);
           if (why !== null) {
-            throw new ApiError('conflict', `scan ${id} already exists with different content`, [
-              { field: 'scan_id', entry: plan.source.evidenceEntry, message: `${id}: ${why}` },
+            const stored = id === packageId ? '' : ` (stored as ${id})`;
+            throw new ApiError('conflict', `scan ${packageId}${stored} already exists with different content`, [
+              { field: 'scan_id', entry, message: `${packageId}: ${why}` },
             ]);
           }
-          result.unchanged.push(id);
+          unchanged.push(id);
           continue;
         }
-        await refuseTakenViolationIds(trx, id, content.violations);
+        await refuseTakenViolationIds(trx, packageId, entry, content.violations, packaged.violations);
         await insertScan(trx, row);
         writer.begin(id);
         for await (const chunk of timeline) writer.write(chunk);
@@ -455,9 +500,10 @@ export async function importEvidencePackage(
           trx,
           content.violations.map((violation, i) => ({ ...violation, scan_id: id, seq: i })),
         );
-        result.imported.push(id);
+        imported.push(id);
       }
-      return result;
+      // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.
+      return { imported, unchanged, ids: Object.fromEntries(ids) };
     });
   } finally {
     archive.close();

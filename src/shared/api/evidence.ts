@@ -86,9 +86,15 @@ export const ExportBody = Type.Object(
 );
 export type ExportBody = Static<typeof ExportBody>;
 
-/** `POST /v1/evidence/imports` (SPEC.md §8): the scans stored now, and those already stored identically. */
+/**
+ * `POST /v1/evidence/imports` (SPEC.md §8): the scans stored now, and those already stored
+ * identically, by the ids they are stored under; `ids` maps each of the package's scan ids to
+ * that id (docs/security.md, Imported ids: a scan the importer does not own is stored under an
+ * id derived from theirs).
+ */
 export const ImportResult = Type.Object({
   imported: Type.Array(Id),
   unchanged: Type.Array(Id),
+  ids: Type.Record(Id, Id, { description: 'package scan id → the id it is stored under' }),
 });
 export type ImportResult = Static<typeof ImportResult>;

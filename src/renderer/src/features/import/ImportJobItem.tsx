@@ -1,8 +1,17 @@
 import { Link } from '@tanstack/react-router';
 import { formatBytes } from '../../lib/format';
-import { percent, summary, type ImportJob } from './import-jobs';
+import { packageIdsByStoredId, percent, summary, type ImportJob } from './import-jobs';
 
-function ScanLinks({ label, ids }: { label: string; ids: readonly string[] }) {
+/** Links to the scans by the ids they are stored under, each with the package's id when it differs. */
+function ScanLinks({
+  label,
+  ids,
+  packageIds,
+}: {
+  label: string;
+  ids: readonly string[];
+  packageIds: ReadonlyMap<string, string>;
+}) {
   if (ids.length === 0) return null;
   return (
     <p>
@@ -13,6 +22,7 @@ function ScanLinks({ label, ids }: { label: string; ids: readonly string[] }) {
           <Link to="/scans/$scanId" params={{ scanId }}>
             {scanId}
           </Link>
+          {packageIds.has(scanId) ? ` (package id ${packageIds.get(scanId)})` : null}
         </span>
       ))}
     </p>
@@ -41,8 +51,8 @@ export function ImportJobItem({ job }: { job: ImportJob }) {
       {job.status === 'imported' && job.result && (
         <div role="status">
           <p className="import-job-ok">{summary(job.result)}</p>
-          <ScanLinks label="Imported" ids={job.result.imported} />
-          <ScanLinks label="Unchanged" ids={job.result.unchanged} />
+          <ScanLinks label="Imported" ids={job.result.imported} packageIds={packageIdsByStoredId(job.result)} />
+          <ScanLinks label="Unchanged" ids={job.result.unchanged} packageIds={packageIdsByStoredId(job.result)} />
         </div>
       )}
       {job.status === 'refused' && job.error && (

@@ -82,6 +82,18 @@ export function carriesFiles(types: readonly string[] | null | undefined): boole
   return Array.from(types ?? []).includes('Files');
 }
 
+/**
+ * The package's id for each stored id that differs from it: a scan the importer did not own is
+ * stored under an id of its own, and the page names both so that the package's id can be found.
+ */
+export function packageIdsByStoredId(result: ImportResult): Map<string, string> {
+  const byStored = new Map<string, string>();
+  for (const [packageId, stored] of Object.entries(result.ids)) {
+    if (stored !== packageId) byStored.set(stored, packageId);
+  }
+  return byStored;
+}
+
 export function summary(result: ImportResult): string {
   const scans = (n: number): string => `${n} scan${n === 1 ? '' : 's'}`;
   return `Imported ${scans(result.imported.length)}, unchanged ${scans(result.unchanged.length)}`;

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { ID_PREFIX } from '../../shared/api/common';
+
+/** Crockford's base32, as ULIDs are written: no I, L, O or U. */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** As many characters as a ULID: 130 of the hash's bits. */
+const BODY_LENGTH = 26;
+/** Versioned: a different derivation later must not produce the same ids. */
+const DOMAIN = 'scandesk.import.v1\0';
+
+/**
+ * 26 Crockford characters of SHA-256(domain + user + NUL + package id). The user is part of the
+ * hash, so that two users importing the same package get different ids and no user can make the
+ * id another user's import will get; the NUL keeps ("ab", "c") and ("a", "bc") apart.
+ */
+function derivedBody(userId: string, packageId: string): string {
+  const digest = createHash('sha256').update(`${DOMAIN}${userId}\0${packageId}`, 'utf8').digest();
+  let body = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of digest) {
+    value = ((value << 8) | byte) & 0xfff;
+    bits += 8;
+    while (bits >= 5 && body.length < BODY_LENGTH) {
+      bits -= 5;
+      body += CROCKFORD[(value >> bits) & 31];
+    }
+    if (body.length === BODY_LENGTH) break;
+  }
+  return body;
+}
+
+/** SPEC §8 (docs/security.md, Imported ids): where user `userId`'s import stores package scan `packageId`. */
+export const derivedScanId = (userId: string, packageId: string): string =>
+  ID_PREFIX.scan + derivedBody(userId, packageId);
+
+/** The id a violation of a derived scan is stored under. */
+export const derivedViolationId = (userId: string, packageViolationId: string): string =>
+  ID_PREFIX.violation + derivedBody(userId, packageViolationId);

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { derivedScanId, derivedViolationId } from '../../../src/main/evidence/import-ids';
+import { isId } from '../../../src/shared/ids';
+
+// Known answers computed independently (Python: the first 130 bits of SHA-256 as one big integer,
+// five bits per Crockford character).
+const USER = 'usr_01JD0000000000000000000000';
+
+describe('import ids', () => {
+  it('are scan_/vio_ + 26 Crockford characters of SHA-256("scandesk.import.v1\\0" + user + "\\0" + id)', () => {
+    expect(derivedScanId(USER, 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('scan_MZMY2QV6J8XGY7X08VJ5J181HG');
+    expect(derivedViolationId(USER, 'vio_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('vio_RADJJNGHYW28HM03GJ93CHXGEF');
+    expect(derivedScanId('usr_A', 'x')).toBe('scan_MEVMAV76T12PG9GWK4CW212BBF');
+    expect(derivedScanId('usr_B', 'x')).toBe('scan_87N0XH1QRCXZKB3G6AMN3CHWW8');
+    // UTF-8, not UTF-16 code units.
+    expect(derivedScanId('usr_Aé', '漢')).toBe('scan_CFSFT37QYK5RV5TEKRN0RF2HYK');
+  });
+
+  it('have the shape of the ids the server makes, and fit the id rule', () => {
+    for (const id of [derivedScanId(USER, 'a'), derivedViolationId(USER, 'b'), derivedScanId('', '')]) {
+      expect(id).toMatch(/^(scan|vio)_[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(isId(id)).toBe(true);
+    }
+  });
+
+  it('depend on the user, the id, and where one ends and the other begins', () => {
+    expect(derivedScanId('usr_A', 'x')).not.toBe(derivedScanId('usr_B', 'x'));
+    expect(derivedScanId('usr_A', 'x')).not.toBe(derivedScanId('usr_A', 'y'));
+    expect(derivedScanId('usr_Ab', 'c')).not.toBe(derivedScanId('usr_A', 'bc'));
+    expect(derivedScanId('usr_A', 'x')).toBe(derivedScanId('usr_A', 'x'));
+  });
+});
