@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
@@ -23,7 +22,7 @@ import {
   type ServeProcess,
 } from '../helpers/serve-process';
 import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
-import { buildZip } from '../helpers/zip-builder';
+import { buildZip, unzip } from '../helpers/zip-builder';
 import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
 
 const SEVEN_ZIP = '/usr/bin/7z';
@@ -45,16 +44,7 @@ function leftovers(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.endsWith('.part'));
 }
 
-async function readZip(file: string): Promise<Map<string, Buffer>> {
-  const archive = await fromBufferPromise(readFileSync(file), { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const entry of archive.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
-    files.set(entry.fileName, Buffer.concat(chunks));
-  }
-  return files;
-}
+const readZip = (file: string): Promise<Map<string, Buffer>> => unzip(readFileSync(file));
 
 const jsonOf = <T>(files: Map<string, Buffer>, name: string): T => {
   const data = files.get(name);

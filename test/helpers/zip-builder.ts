@@ -1,4 +1,5 @@
 import { crc32, deflateRawSync } from 'node:zlib';
+import { fromBufferPromise } from 'yauzl';
 
 /**
  * One entry of a hand-made ZIP. Everything a real writer computes can be overridden, so that tests
@@ -143,4 +144,16 @@ export function buildZip(entries: readonly ForgedEntry[]): Buffer {
     ]),
   );
   return Buffer.concat(parts);
+}
+
+/** Every entry of a ZIP, read back with yauzl: name → inflated bytes. */
+export async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
+  const archive = await fromBufferPromise(zip, { lazyEntries: true });
+  const files = new Map<string, Buffer>();
+  for await (const entry of archive.eachEntry()) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
+    files.set(entry.fileName, Buffer.concat(chunks));
+  }
+  return files;
 }

@@ -8,7 +8,6 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
 import { buildApp } from '../../src/main/server/app';
@@ -21,7 +20,7 @@ import type { Manifest } from '../../src/shared/evidence-package';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
 import { insertScans } from '../helpers/scan-fixtures';
 import type { TestUser } from '../helpers/test-app';
-import { buildZip } from '../helpers/zip-builder';
+import { buildZip, unzip } from '../helpers/zip-builder';
 
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2));
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -65,17 +64,6 @@ async function openStore(dataDir: string): Promise<Store> {
       await workspace.close();
     },
   };
-}
-
-async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const archive = await fromBufferPromise(zip, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const entry of archive.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
-    files.set(entry.fileName, Buffer.concat(chunks));
-  }
-  return files;
 }
 
 /** A format-1 package from its files, with the manifest computed for them. */

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
-import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
@@ -14,24 +13,13 @@ import type { Manifest } from '../../src/shared/evidence-package';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
 import { createOrg, putPolicy, submitScan } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext } from '../helpers/test-app';
-import { buildZip, type ForgedEntry } from '../helpers/zip-builder';
+import { buildZip, type ForgedEntry, unzip } from '../helpers/zip-builder';
 
 const MiB = 1024 * 1024;
 const URL = '/v1/evidence/imports';
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2));
-
-async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const archive = await fromBufferPromise(zip, { lazyEntries: true });
-  const files = new Map<string, Buffer>();
-  for await (const entry of archive.eachEntry()) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of (await archive.openReadStreamPromise(entry)) as AsyncIterable<Buffer>) chunks.push(chunk);
-    files.set(entry.fileName, Buffer.concat(chunks));
-  }
-  return files;
-}
 
 /** A format-1 package from its files, with a manifest computed for them (last, as ours are). */
 function format1(files: Map<string, Buffer>, scans: string[], tamper?: (manifest: Manifest) => void): Buffer {
