@@ -26,6 +26,12 @@ export interface ForgedEntry {
   dataDescriptor?: boolean;
   /** ZIP64 extended information: 32-bit size fields 0xffffffff, real sizes in the extra field. */
   zip64?: boolean;
+  /** Extra fields (raw: tag, size, data) in both headers, after the ZIP64 one. */
+  extra?: Buffer;
+  /** The name the local header gives, when it is to differ from the central directory's. */
+  localName?: string;
+  /** No local record of its own: the central entry points at this offset (another's record). */
+  localOffset?: number;
 }
 
 const u16 = (value: number): Buffer => {
@@ -66,42 +72,46 @@ export function buildZip(entries: readonly ForgedEntry[]): Buffer {
     const compressedSize = entry.compressedSize ?? body.length;
     const uncompressedSize = entry.uncompressedSize ?? data.length;
     const name = Buffer.from(entry.name, 'utf8');
+    const localName = Buffer.from(entry.localName ?? entry.name, 'utf8');
     const flags = 0x800 | (entry.dataDescriptor ? 0x8 : 0) | (entry.flags ?? 0);
     const version = entry.zip64 ? 45 : 20;
-    const zip64Extra = entry.zip64
-      ? Buffer.concat([u16(0x0001), u16(16), u64(uncompressedSize), u64(compressedSize)])
-      : Buffer.alloc(0);
+    const zip64Extra = Buffer.concat([
+      entry.zip64 ? Buffer.concat([u16(0x0001), u16(16), u64(uncompressedSize), u64(compressedSize)]) : Buffer.alloc(0),
+      entry.extra ?? Buffer.alloc(0),
+    ]);
     const size32 = (size: number): number => (entry.zip64 ? 0xffffffff : size);
-    const localOffset = offset;
+    const localOffset = entry.localOffset ?? offset;
 
-    push(
-      Buffer.concat([
-        u32(0x04034b50),
-        u16(version),
-        u16(flags),
-        u16(method),
-        u16(DOS_TIME),
-        u16(DOS_DATE),
-        u32(entry.dataDescriptor ? 0 : crc),
-        u32(entry.dataDescriptor ? 0 : size32(compressedSize)),
-        u32(entry.dataDescriptor ? 0 : size32(uncompressedSize)),
-        u16(name.length),
-        u16(zip64Extra.length),
-        name,
-        zip64Extra,
-      ]),
-    );
-    push(body);
-    if (entry.dataDescriptor) {
+    if (entry.localOffset === undefined) {
       push(
         Buffer.concat([
-          u32(0x08074b50),
-          u32(crc),
-          ...(entry.zip64
-            ? [u64(compressedSize), u64(uncompressedSize)]
-            : [u32(compressedSize), u32(uncompressedSize)]),
+          u32(0x04034b50),
+          u16(version),
+          u16(flags),
+          u16(method),
+          u16(DOS_TIME),
+          u16(DOS_DATE),
+          u32(entry.dataDescriptor ? 0 : crc),
+          u32(entry.dataDescriptor ? 0 : size32(compressedSize)),
+          u32(entry.dataDescriptor ? 0 : size32(uncompressedSize)),
+          u16(localName.length),
+          u16(zip64Extra.length),
+          localName,
+          zip64Extra,
         ]),
       );
+      push(body);
+      if (entry.dataDescriptor) {
+        push(
+          Buffer.concat([
+            u32(0x08074b50),
+            u32(crc),
+            ...(entry.zip64
+              ? [u64(compressedSize), u64(uncompressedSize)]
+              : [u32(compressedSize), u32(uncompressedSize)]),
+          ]),
+        );
+      }
     }
     central.push(
       Buffer.concat([

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,64 +7,25 @@ import { Readable } from 'node:stream';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
-import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
+import type { Evidence } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import type { Manifest } from '../../src/shared/evidence-package';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
+import {
+  expectImported,
+  IMPORTS_URL,
+  expectRefused,
+  format1,
+  json,
+  MiB,
+  postZip,
+  sha256,
+  timelineOf,
+  upstreamEvidence,
+} from '../helpers/import-fixtures';
 import { createOrg, putPolicy, submitScan } from '../helpers/scan-fixtures';
 import { createTestContext, type TestContext } from '../helpers/test-app';
 import { buildZip, type ForgedEntry, unzip } from '../helpers/zip-builder';
-
-const MiB = 1024 * 1024;
-const URL = '/v1/evidence/imports';
-
-const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
-const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2));
-
-/** A format-1 package from its files, with a manifest computed for them (last, as ours are). */
-function format1(files: Map<string, Buffer>, scans: string[], tamper?: (manifest: Manifest) => void): Buffer {
-  const entries = [...files].filter(([name]) => name !== 'manifest.json');
-  const manifest: Manifest = {
-    format: 'scandesk.evidence',
-    version: 1,
-    exported_at: '2026-11-21T04:16:15.470Z',
-    generator: 'test',
-    scans,
-    files: entries.map(([path, data]) => ({ path, bytes: data.length, sha256: sha256(data) })),
-  };
-  tamper?.(manifest);
-  return buildZip([...entries, ['manifest.json', json(manifest)] as const].map(([name, data]) => ({ name, data })));
-}
-
-function timelineOf(n: number, start = Date.UTC(2026, 10, 1), tokens = (i: number) => (i % 7) * 10 + 1) {
-  return Array.from({ length: n }, (_, i) => ({
-    timestamp: new Date(start + i * 1000).toISOString(),
-    action: i % 2 === 0 ? 'read' : 'edit',
-    tokens: tokens(i),
-  }));
-}
-
-/** The upstream get-evidence shape for a timeline, counts agreeing. */
-function upstreamEvidence(scanId: string, timeline: ReturnType<typeof timelineOf>, extra: object = {}) {
-  return {
-    scan_id: scanId,
-    evidence: {
-      request_count: timeline.length,
-      total_tokens: timeline.reduce((sum, entry) => sum + entry.tokens, 0),
-      timeline,
-      ...extra,
-    },
-  };
-}
-
-const postZip = (ctx: TestContext, payload: Buffer, contentType = 'application/zip') =>
-  ctx.request({ method: 'POST', url: URL, headers: { 'content-type': contentType }, payload });
-
-async function expectImported(ctx: TestContext, payload: Buffer, expected: Partial<ImportResult>): Promise<void> {
-  const response = await postZip(ctx, payload);
-  expect(response.statusCode, response.body).toBe(201);
-  expect(response.json()).toEqual({ imported: [], unchanged: [], ids: {}, ...expected });
-}
 
 /** Where `ctx`'s owner imports package scan `id` when it is not theirs (docs/security.md, Imported ids). */
 const storedAs = (ctx: TestContext, id: string): string => derivedScanId(ctx.owner.id, id);
@@ -81,22 +42,6 @@ function asDerived<T extends { violations?: Scan['violations'] }>(ctx: TestConte
 }
 
 /** Refused with `status`/`code`, naming `entry` (undefined: the archive as a whole), store untouched. */
-async function expectRefused(
-  ctx: TestContext,
-  payload: Buffer,
-  entry: string | undefined,
-  message: RegExp,
-  status = 400,
-  code: 'invalid_package' | 'conflict' | 'payload_too_large' = 'invalid_package',
-): Promise<void> {
-  const before = await snapshotDatabase(ctx.db);
-  const error = expectError(await postZip(ctx, payload), status, code);
-  expect(error.details.length).toBeGreaterThan(0);
-  expect(error.details[0]!.entry).toBe(entry);
-  expect(`${error.message} ${error.details.map((detail) => detail.message).join(' ')}`).toMatch(message);
-  expect(await snapshotDatabase(ctx.db)).toEqual(before);
-}
-
 /** ~1.5 GiB of zeros, deflated as a stream: the archive is small, the inflation is not. */
 async function deflatedZeros(bytes: number): Promise<Buffer> {
   const deflate = createDeflateRaw({ level: 9 });
@@ -693,17 +638,17 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
       const before = await snapshotDatabase(ctx.db);
       expectError(await postZip(ctx, packageA, 'application/octet-stream'), 415, 'unsupported_media_type');
       expectError(
-        await ctx.request({ method: 'POST', url: URL, payload: { scan_ids: [scanA.id] } }),
+        await ctx.request({ method: 'POST', url: IMPORTS_URL, payload: { scan_ids: [scanA.id] } }),
         415,
         'unsupported_media_type',
       );
-      expectError(await ctx.request({ method: 'POST', url: URL }), 415, 'unsupported_media_type');
+      expectError(await ctx.request({ method: 'POST', url: IMPORTS_URL }), 415, 'unsupported_media_type');
       const tooBig = expectError(await postZip(limited, Buffer.alloc(9 * MiB)), 413, 'payload_too_large');
       expect(tooBig.details[0]!.message).toContain(String(8 * MiB));
       // Without a Content-Length the bytes are counted as they are spooled.
       const streamed = await limited.request({
         method: 'POST',
-        url: URL,
+        url: IMPORTS_URL,
         headers: { 'content-type': 'application/zip' },
         payload: Readable.from(Array.from({ length: 9 }, () => Buffer.alloc(MiB))),
       });

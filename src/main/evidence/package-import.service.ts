@@ -42,6 +42,8 @@ interface ScanSource {
   evidenceEntry: string;
   /** Format 1: timeline.jsonl. Upstream: null, the timeline is inside the evidence document. */
   timelineEntry: string | null;
+  /** Upstream: the documents, parsed once to tell them apart. Format 1 reads them in planScan. */
+  parsed?: { evidence: EvidenceDocument; scan: ScanDocument | null };
 }
 
 /** The scan's documents, checked and with the upstream defaults still to apply. */
@@ -57,6 +59,8 @@ interface ScanContent {
 /** What pass 1 learns about a scan and pass 2 needs before it reads the timeline again. */
 interface ScanPlan {
   source: ScanSource;
+  /** Kept, so that no document is parsed twice; the package's JSON limit bounds what this holds. */
+  content: ScanContent;
   first: StoredEntry | null;
   count: number;
 }
@@ -81,7 +85,7 @@ async function readJson(
   budget: InflateBudget,
   manifest: ManifestIndex,
 ): Promise<unknown> {
-  const { data, digest } = await archive.readBytes(entry, budget);
+  const { data, digest } = await archive.readJsonBytes(entry, budget);
   verifyDigest(manifest, entry, digest);
   return parseJsonDocument(data, entry);
 }
@@ -129,36 +133,42 @@ async function format1Sources(
  * Anything else (a README, a PDF) is never read.
  */
 async function upstreamSources(archive: PackageArchive, budget: InflateBudget): Promise<ScanSource[]> {
-  const evidenceEntries = new Map<string, string>();
-  const scanEntries = new Map<string, string>();
+  const evidenceEntries = new Map<string, { entry: string; document: EvidenceDocument }>();
+  const scanEntries = new Map<string, { entry: string; document: ScanDocument }>();
   for (const name of archive.entries.keys()) {
     if (!name.toLowerCase().endsWith('.json')) continue;
     const value = await readJson(archive, name, budget, null);
     const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
     if (object && 'scan_id' in object && 'evidence' in object) {
-      const { scan_id: id } = checkEvidenceDocument(value, name);
+      const document = checkEvidenceDocument(value, name);
+      const id = document.scan_id;
       if (evidenceEntries.has(id)) throw failure(name, `evidence for scan ${id} appears twice`);
-      evidenceEntries.set(id, name);
+      evidenceEntries.set(id, { entry: name, document });
     } else if (object && 'id' in object) {
-      const { id } = checkScanDocument(value, name);
+      const document = checkScanDocument(value, name);
+      const { id } = document;
       if (scanEntries.has(id)) throw failure(name, `scan ${id} appears twice`);
-      scanEntries.set(id, name);
+      scanEntries.set(id, { entry: name, document });
     } else {
       throw failure(name, 'neither the get-evidence shape {scan_id, evidence} nor the get-scan shape {id, ...}');
     }
   }
-  for (const [id, entry] of scanEntries) {
+  for (const [id, { entry }] of scanEntries) {
     if (!evidenceEntries.has(id)) throw failure(entry, `scan ${id} has no evidence file in the get-evidence shape`);
   }
   if (evidenceEntries.size === 0) {
     throw invalidPackage('neither manifest.json nor any evidence file in the get-evidence shape');
   }
-  return [...evidenceEntries].map(([id, evidenceEntry]) => ({
-    id,
-    scanEntry: scanEntries.get(id) ?? null,
-    evidenceEntry,
-    timelineEntry: null,
-  }));
+  return [...evidenceEntries].map(([id, evidence]) => {
+    const scan = scanEntries.get(id);
+    return {
+      id,
+      scanEntry: scan?.entry ?? null,
+      evidenceEntry: evidence.entry,
+      timelineEntry: null,
+      parsed: { evidence: evidence.document, scan: scan?.document ?? null },
+    };
+  });
 }
 
 const sameViolations = (a: readonly Violation[], b: readonly Violation[]): boolean =>
@@ -179,9 +189,15 @@ async function readContent(
   manifest: ManifestIndex,
 ): Promise<ScanContent> {
   const { id, evidenceEntry, scanEntry } = source;
-  const evidenceDoc = checkEvidenceDocument(await readJson(archive, evidenceEntry, budget, manifest), evidenceEntry);
+  const { parsed } = source;
+  const evidenceDoc =
+    parsed?.evidence ?? checkEvidenceDocument(await readJson(archive, evidenceEntry, budget, manifest), evidenceEntry);
   if (evidenceDoc.scan_id !== id) throw failure(evidenceEntry, `scan_id is ${evidenceDoc.scan_id}, expected ${id}`);
-  const scan = scanEntry ? checkScanDocument(await readJson(archive, scanEntry, budget, manifest), scanEntry) : null;
+  const scan = parsed
+    ? parsed.scan
+    : scanEntry
+      ? checkScanDocument(await readJson(archive, scanEntry, budget, manifest), scanEntry)
+      : null;
   if (scan && scanEntry && scan.id !== id) throw failure(scanEntry, `id is ${scan.id}, expected ${id}`);
   const { evidence } = evidenceDoc;
   let inlineTimeline: StoredEntry[] | null = null;
@@ -306,7 +322,7 @@ async function planScan(
   if (content.scan && parseDateOrDateTime(content.scan.created_at) === null) {
     throw failure(source.scanEntry!, 'created_at must be an ISO 8601 date-time');
   }
-  return { source, first, count };
+  return { source, content, first, count };
 }
 
 // ---- pass 2: compare and write ----
@@ -439,7 +455,8 @@ async function refuseTakenViolationIds(
 
 /**
  * Imports an evidence package (SPEC.md §8) from a spooled ZIP. Pass 1 reads and checks all of it
- * without touching the store; pass 2 reads it again inside one transaction and writes, so the
+ * without touching the store, parsing each JSON document once; pass 2 reads the timelines again
+ * inside one transaction and writes, so the
  * store is held only for the writing and a bad package changes nothing.
  */
 export async function importEvidencePackage(
@@ -471,13 +488,13 @@ export async function importEvidencePackage(
       const writer = new TimelineWriter(sqliteUnder(db), db);
       for (const plan of plans) {
         const { id: packageId, evidenceEntry: entry } = plan.source;
-        // The manifest was verified in pass 1 and the spooled file is ours: no second check.
-        const packaged = await readContent(archive, plan.source, writing, null);
+        const packaged = plan.content;
         const target = await importTarget(trx, userId, packageId, entry);
         const { id } = target;
         ids.set(packageId, id);
         const content = target.derived ? withDerivedViolations(packaged, userId) : packaged;
         const row = scanRow(plan, content, userId, id);
+        // The manifest was verified in pass 1 and the spooled file is ours: no second check.
         const timeline = timelineOf(archive, plan.source, content, writing, null);
         if (target.existing) {
           // The importer's own scan: naming what differs tells them only about their own data.

@@ -1,8 +1,24 @@
 import { createHash } from 'node:crypto';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { createInflateRaw, crc32 } from 'node:zlib';
-import { getFileNameLowLevel, openPromise, type Entry, type ZipFile } from 'yauzl';
+import {
+  getFileNameLowLevel,
+  openPromise,
+  type Entry,
+  type LocalFileHeader,
+  type RandomAccessReader,
+  type ZipFile,
+} from 'yauzl';
+import { JsonDepthError, JsonDepthGuard } from '../../shared/json-depth';
 import { ApiError } from '../server/api-error';
+import {
+  hasZip64Extra,
+  localHeaderProblem,
+  overlapProblem,
+  parseExtraFields,
+  unicodePathProblem,
+  type RecordSpan,
+} from './zip-records';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -16,14 +32,20 @@ export interface ImportLimits {
   entryBytes: number;
   /** Inflated bytes of the whole archive, over all entries read. */
   totalBytes: number;
-  /** Inflated : compressed, counted on the bytes actually read and inflated. */
+  /**
+   * Inflated : compressed, counted on the bytes actually read and inflated, for each entry and for
+   * the whole archive (all entries one pass reads against the archive's size).
+   */
   ratio: number;
   /**
-   * The ratio applies only once an entry has inflated past this many bytes: a small JSON file of
+   * The ratio applies only once an entry (or the archive) has inflated past this many bytes: a small JSON file of
    * repetitive text deflates far beyond 200:1 and is harmless; a bomb is only a bomb when it is big.
    */
   ratioFloorBytes: number;
-  /** A JSON document is parsed whole, so it gets a bound far below the entry limit. */
+  /**
+   * JSON documents are parsed whole and kept until the import ends, so all of a package's together
+   * get a bound far below the entry limit.
+   */
   jsonBytes: number;
   /** A timeline line is a small object; a "line" of a gigabyte without newline is an attack. */
   lineBytes: number;
@@ -107,6 +129,8 @@ class InflateGuard extends Transform {
     private readonly raw: RawCounter,
     private readonly budget: InflateBudget,
     private readonly limits: ImportLimits,
+    /** The ratio applied to the whole archive: what one pass may inflate in all. */
+    private readonly archiveLimit: number,
   ) {
     super();
   }
@@ -124,6 +148,14 @@ class InflateGuard extends Transform {
       return callback(
         invalidPackage(
           `the archive inflates to more than ${limits.totalBytes} bytes, the limit for the whole`,
+          this.name,
+        ),
+      );
+    }
+    if (this.budget.inflated > this.archiveLimit) {
+      return callback(
+        invalidPackage(
+          `the archive inflates to more than ${this.archiveLimit} bytes, ${limits.ratio} times its size; refused as a zip bomb`,
           this.name,
         ),
       );
@@ -162,6 +194,9 @@ class InflateGuard extends Transform {
  * change between passes). Nothing is ever extracted to disk.
  */
 export class PackageArchive {
+  /** JSON bytes read so far: an import keeps its documents parsed, so all of them count. */
+  private jsonBytes = 0;
+
   private constructor(
     private readonly zip: ZipFile,
     /** The entries that matter, by name, in archive order: no directories, no junk. */
@@ -207,28 +242,42 @@ export class PackageArchive {
       throw asPackageError(error, name);
     }
     const raw = new RawCounter();
-    const guard = new InflateGuard(name, entry, raw, budget, this.limits);
+    const { limits } = this;
+    const archiveLimit = Math.max(limits.ratioFloorBytes, limits.ratio * this.zip.fileSize);
+    const guard = new InflateGuard(name, entry, raw, budget, limits, archiveLimit);
     const done = (): void => undefined;
     if (entry.compressionMethod === 8) pipeline(source, raw, createInflateRaw(), guard, done);
     else pipeline(source, raw, guard, done);
     return { stream: guard, digest: () => guard.digest() };
   }
 
-  /** The whole entry, for JSON documents: bounded by the JSON limit, far below the entry limit. */
-  async readBytes(name: string, budget: InflateBudget): Promise<{ data: Buffer; digest: EntryDigest }> {
+  /**
+   * A JSON document's bytes, whole: bounded by the package's JSON limit and by nesting depth, both
+   * checked as the bytes come so that a hostile document stops early.
+   */
+  async readJsonBytes(name: string, budget: InflateBudget): Promise<{ data: Buffer; digest: EntryDigest }> {
     const { stream, digest } = await this.open(name, budget);
+    const depth = new JsonDepthGuard();
     const chunks: Buffer[] = [];
     let length = 0;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         length += chunk.length;
-        if (length > this.limits.jsonBytes) {
-          throw invalidPackage(`a JSON document may hold at most ${this.limits.jsonBytes} bytes`, name);
+        this.jsonBytes += chunk.length;
+        if (this.jsonBytes > this.limits.jsonBytes) {
+          throw invalidPackage(
+            `the package's JSON documents may hold at most ${this.limits.jsonBytes} bytes in all`,
+            name,
+          );
         }
+        depth.push(chunk);
         chunks.push(chunk);
       }
     } catch (error) {
       stream.destroy();
+      if (error instanceof JsonDepthError) {
+        throw invalidPackage(`${error.message}; a JSON document may nest at most ${error.maxDepth} levels`, name);
+      }
       throw asPackageError(error, name);
     }
     return { data: Buffer.concat(chunks, length), digest: digest() };
@@ -327,18 +376,23 @@ class LineDecoder {
 }
 
 async function readCentralDirectory(zip: ZipFile, limits: ImportLimits): Promise<Map<string, Entry>> {
+  // yauzl reads the central directory from this cursor on; before the first entry it is the
+  // directory's offset, which it does not otherwise expose.
+  const centralDirectoryOffset = (zip as unknown as { readEntryCursor: number }).readEntryCursor;
   const names = new Set<string>();
   const entries = new Map<string, Entry>();
+  const spans: RecordSpan[] = [];
   let declared = 0;
   let index = 0;
   for await (const entry of zip.eachEntry()) {
-    // decodeStrings is off, so fileNameRaw is the name as stored; strict: backslashes stay.
-    const name = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+    // decodeStrings is off, so fileNameRaw is the name as stored; strict: backslashes stay. The
+    // extras are left out here: a Unicode-path extra may only repeat this name (checked below).
+    const name = getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, [], true);
     index += 1;
     if (index > limits.entries) {
       throw invalidPackage(`entry ${index}: an archive may hold at most ${limits.entries} entries`, name);
     }
-    const problem = nameProblem(name);
+    const problem = nameProblem(name) ?? unicodePathProblem(name, entry.extraFields);
     if (problem) throw invalidPackage(problem, name);
     if (names.has(name)) throw invalidPackage('the name appears twice in the archive', name);
     names.add(name);
@@ -346,7 +400,15 @@ async function readCentralDirectory(zip: ZipFile, limits: ImportLimits): Promise
     if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) {
       throw invalidPackage('the entry is a symbolic link', name);
     }
-    if (name.endsWith('/') || isJunk(name)) continue;
+    // Every record is checked, the skipped ones too: a directory's record can hide data as well.
+    spans.push(await checkLocalRecord(zip, entry, name));
+    if (name.endsWith('/')) {
+      // Some writers deflate nothing into the two bytes of an empty deflate stream.
+      if (entry.uncompressedSize !== 0 || entry.compressedSize > 2)
+        throw invalidPackage('a directory carries data', name);
+      continue;
+    }
+    if (isJunk(name)) continue;
     if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
       throw invalidPackage(`unsupported compression method ${entry.compressionMethod}`, name);
     }
@@ -361,5 +423,69 @@ async function readCentralDirectory(zip: ZipFile, limits: ImportLimits): Promise
     }
     entries.set(name, entry);
   }
+  const overlap = overlapProblem(spans, centralDirectoryOffset);
+  if (overlap) throw invalidPackage(overlap.problem, overlap.name);
   return entries;
+}
+
+const DATA_DESCRIPTOR_SIGNATURE = 0x08074b50;
+
+/** Reads `length` bytes at `position`; short reads past the end are an error. */
+function readAt(zip: ZipFile, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  return new Promise((resolve, reject) => {
+    if (position + length > zip.fileSize) {
+      reject(new Error(`reads past the end of the archive (${position + length} > ${zip.fileSize})`));
+      return;
+    }
+    // The reader yauzl reads with; its typings leave it out.
+    const { reader } = zip as unknown as { reader: RandomAccessReader };
+    reader.read(buffer, 0, length, position, (error) => (error ? reject(error) : resolve(buffer)));
+  });
+}
+
+/** Compares the entry's local header with its central record; answers the bytes the record spans. */
+async function checkLocalRecord(zip: ZipFile, entry: Entry, name: string): Promise<RecordSpan> {
+  let local: LocalFileHeader;
+  try {
+    // Also refuses data that would end past the archive, whatever a ZIP64 size claims.
+    local = await zip.readLocalFileHeaderPromise(entry);
+  } catch (error) {
+    throw asPackageError(error, name);
+  }
+  const localExtras = parseExtraFields(local.extraField);
+  const problem =
+    (localExtras === null ? 'its local extra fields cannot be read' : null) ??
+    localHeaderProblem(
+      {
+        name: entry.fileNameRaw,
+        flags: entry.generalPurposeBitFlag,
+        method: entry.compressionMethod,
+        crc32: entry.crc32,
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+      },
+      {
+        name: local.fileName,
+        flags: local.generalPurposeBitFlag,
+        method: local.compressionMethod,
+        crc32: local.crc32,
+        compressedSize: local.compressedSize,
+        uncompressedSize: local.uncompressedSize,
+      },
+    ) ??
+    unicodePathProblem(name, localExtras ?? []);
+  if (problem) throw invalidPackage(problem, name);
+  let end = local.fileDataStart + entry.compressedSize;
+  if ((entry.generalPurposeBitFlag & 0x8) !== 0) {
+    // CRC and two sizes, 4 or 8 bytes each, after an optional signature.
+    const sizes = hasZip64Extra(entry.extraFields) ? 16 : 8;
+    const signature = (
+      await readAt(zip, end, 4).catch((error: unknown) => {
+        throw asPackageError(error, name);
+      })
+    ).readUInt32LE(0);
+    end += (signature === DATA_DESCRIPTOR_SIGNATURE ? 4 : 0) + 4 + sizes;
+  }
+  return { name, start: entry.relativeOffsetOfLocalHeader, end };
 }

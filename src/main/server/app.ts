@@ -24,6 +24,7 @@ import { ApiError, forbidden } from './api-error';
 import { authenticate } from './auth';
 import { registerErrorHandler, sendError } from './errors';
 import { checkRequestOrigin } from './guards';
+import { registerJsonParser } from './json-body';
 import { exchangeTokenForSession, registerSessionRoutes } from './session';
 import { isFromAnotherOrigin } from './fetch-metadata';
 import { isApiPath, normalizedPath } from './request-path';
@@ -80,6 +81,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorHandler(app);
   // Only JSON bodies are accepted on the API; anything else is a 415.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
 
   // A second router holding only the API's routes answers "does this path exist with another
   // method?" for 405s; the renderer's catch-all must not count.
