@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { derivedScanId } from '../../src/main/evidence/import-ids';
+import { derivedScanId } from '../../src/main/evidence/import/import-ids';
 import { cleanupProcesses, startServe, type ServeProcess } from '../helpers/serve-process';
 import { buildZip } from '../helpers/zip-builder';
 import { expect, expectAccessible, saveScreenshot, test } from './fixtures';

@@ -23,7 +23,7 @@ import {
 } from '../helpers/serve-process';
 import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
 import { buildZip, unzip } from '../helpers/zip-builder';
-import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
+import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import/import-ids';
 
 const SEVEN_ZIP = '/usr/bin/7z';
 const HAS_7Z = existsSync(SEVEN_ZIP);

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedScanId } from '../../src/main/evidence/import-ids';
+import { derivedScanId } from '../../src/main/evidence/import/import-ids';
 import type { ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import { buildZip } from '../helpers/zip-builder';

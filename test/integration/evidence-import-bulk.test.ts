@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedScanId } from '../../src/main/evidence/import-ids';
+import { derivedScanId } from '../../src/main/evidence/import/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import { expectError, snapshotDatabase } from '../helpers/assertions';

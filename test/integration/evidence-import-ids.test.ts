@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
+import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import/import-ids';
 import { buildApp } from '../../src/main/server/app';
 import type { App } from '../../src/main/server/types';
 import { createUser } from '../../src/main/users/users.service';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import-ids';
+import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import/import-ids';
 import type { Evidence } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import type { Manifest } from '../../src/shared/evidence-package';

@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { fromBufferPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { derivedViolationId } from '../../src/main/evidence/import-ids';
+import { derivedViolationId } from '../../src/main/evidence/import/import-ids';
 import type { Evidence, ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import { errorShapeProblem, storeFingerprint, testSeed } from '../helpers/reliability';

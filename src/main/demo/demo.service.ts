@@ -6,7 +6,8 @@ import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace';
-import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
+import { BulkInserter, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
+import { timelineInserter } from '../evidence/evidence.repository';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 
@@ -76,7 +77,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     try {
       const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
       const scans = new BulkInserter(sqlite, db, 'scans', SCAN_SAMPLE, chunkRows);
-      const entries = new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
+      const entries = timelineInserter(sqlite, db, chunkRows);
       const findings = new BulkInserter(sqlite, db, 'violations', VIOLATION_SAMPLE, chunkRows);
       // Parents before children within a batch: foreign keys are checked row by row.
       const insertBatch = sqlite.transaction((batch: readonly DemoScan[]) => {

@@ -3,8 +3,8 @@ import type { EvidenceType } from '../../shared/api/evidence';
 import type { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { Db } from '../db/database';
 import { toViolation } from '../scans/scan-mapping';
-import { timelineTupleChunks } from './timeline-chunks';
-import { TimelineJsonlEncoder } from './timeline-jsonl';
+import { timelineTupleChunks } from './evidence.repository';
+import { TimelineJsonlEncoder } from './jsonl/timeline-encoder';
 
 /**
  * The route's own serializers for the parts that are not the timeline, so that those bytes are

@@ -2,7 +2,6 @@ import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type S
 import type { ScanStatus } from '../../shared/api/scans';
 import type { Database, Executor } from '../db/database';
 import type { NewScan, ScanRow } from '../db/tables/scan.table';
-import type { NewTimelineEntry } from '../db/tables/timeline-entry.table';
 import type { NewViolation, ViolationRow } from '../db/tables/violation.table';
 import { splitByDays, type Span } from './day-split';
 
@@ -188,31 +187,11 @@ export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
   await db.insertInto('scans').values(scan).execute();
 }
 
-async function insertChunked<T extends 'timeline_entries' | 'violations'>(
-  db: Executor,
-  table: T,
-  rows: readonly (T extends 'timeline_entries' ? NewTimelineEntry : NewViolation)[],
-): Promise<void> {
+export async function insertViolations(db: Executor, rows: readonly NewViolation[]): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    // Kysely's insert types cannot follow a generic table name; the row type is tied to it above.
     await db
-      .insertInto(table)
-      .values(rows.slice(start, start + CHUNK_ROWS) as never)
+      .insertInto('violations')
+      .values(rows.slice(start, start + CHUNK_ROWS))
       .execute();
   }
-}
-
-export const insertTimelineEntries = (db: Executor, rows: readonly NewTimelineEntry[]): Promise<void> =>
-  insertChunked(db, 'timeline_entries', rows);
-
-export const insertViolations = (db: Executor, rows: readonly NewViolation[]): Promise<void> =>
-  insertChunked(db, 'violations', rows);
-
-export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
-  const row = await db
-    .selectFrom('timeline_entries')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])
-    .where('scan_id', '=', scanId)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), tokens: Number(row.tokens ?? 0) };
 }

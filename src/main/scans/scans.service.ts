@@ -16,6 +16,7 @@ import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { ApiError, notFound } from '../server/api-error';
 import { toScan, toScanSummary } from './scan-mapping';
+import { insertTimelineEntries } from '../evidence/evidence.repository';
 import * as repo from './scans.repository';
 
 const time = (text: string | undefined): number | undefined =>
@@ -135,7 +136,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
     };
     await repo.insertScan(trx, row);
-    await repo.insertTimelineEntries(
+    await insertTimelineEntries(
       trx,
       timeline.map((entry, seq) => ({ scan_id: scanId, seq, ...entry })),
     );

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { ImportResult } from '../../shared/api/evidence';
-import { ApiError } from '../server/api-error';
-import type { App, RouteDeps } from '../server/types';
+import { ImportResult } from '../../../shared/api/evidence';
+import { ApiError } from '../../server/api-error';
+import type { App, RouteDeps } from '../../server/types';
 import { importEvidencePackage } from './package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-reader';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
 
 /** The request body once spooled: a private temp file holding the archive, deleted after the request. */
 interface SpooledArchive {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineTuple } from '../../src/main/evidence/timeline-chunks';
-import { TimelineJsonlEncoder, timelineLine } from '../../src/main/evidence/timeline-jsonl';
-import { makeRng } from '../helpers/reliability';
+import type { TimelineTuple } from '../../../../src/main/evidence/evidence.repository';
+import { TimelineJsonlEncoder, timelineLine } from '../../../../src/main/evidence/jsonl/timeline-encoder';
+import { makeRng } from '../../../helpers/reliability';
 
 const DAY = 86_400_000;
 

@@ -1,10 +1,10 @@
-import { EvidenceParams, ExportBody } from '../../shared/api/evidence';
-import type { Db } from '../db/database';
-import type { ScanRow } from '../db/tables/scan.table';
-import { findVisibleScan } from '../scans/scans.repository';
-import { ApiError } from '../server/api-error';
-import { attachmentDisposition } from '../server/content-disposition';
-import type { App, RouteDeps } from '../server/types';
+import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
+import type { Db } from '../../db/database';
+import type { ScanRow } from '../../db/tables/scan.table';
+import { findVisibleScan } from '../../scans/scans.repository';
+import { ApiError } from '../../server/api-error';
+import { attachmentDisposition } from '../../server/content-disposition';
+import type { App, RouteDeps } from '../../server/types';
 import { writeEvidencePackage } from './package-writer';
 
 const tags = ['evidence'];

@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSqlite } from '../../src/main/db/connection';
-import type { Db } from '../../src/main/db/database';
-import { timelineChunks, timelineTupleChunks, type TimelineTuple } from '../../src/main/evidence/timeline-chunks';
-import { findWorkspaceOwner } from '../../src/main/users/users.repository';
-import { openWorkspace, type Workspace } from '../../src/main/workspace';
+import { withSqlite } from '../../../src/main/db/connection';
+import type { Db } from '../../../src/main/db/database';
+import {
+  timelineChunks,
+  timelineTupleChunks,
+  type TimelineTuple,
+} from '../../../src/main/evidence/evidence.repository';
+import { findWorkspaceOwner } from '../../../src/main/users/users.repository';
+import { openWorkspace, type Workspace } from '../../../src/main/workspace';
 
 const SCAN = 'scan_long';
 const OTHER = 'scan_other';

@@ -1,14 +1,14 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { TimelineEntry } from '../../src/shared/api/scans';
-import { parseDateOrDateTime } from '../../src/shared/time';
+import { TimelineEntry } from '../../../../src/shared/api/scans';
+import { parseDateOrDateTime } from '../../../../src/shared/time';
 import {
   canonicalTimestampMs,
   quickTimelineEntry,
   quickTimelineLine,
-} from '../../src/main/evidence/quick-timeline-entry';
-import { makeRng } from '../helpers/reliability';
+} from '../../../../src/main/evidence/import/quick-timeline-entry';
+import { makeRng } from '../../../helpers/reliability';
 
 // The quick path may only ever accept what the full path (Ajv with the same options as the
 // validator, then parseDateOrDateTime) accepts, with the same value; it may leave anything to it.

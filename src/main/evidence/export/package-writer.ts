@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
-import type { Evidence } from '../../shared/api/evidence';
-import type { TokenBreakdown } from '../../shared/api/scans';
+import type { Evidence } from '../../../shared/api/evidence';
+import type { TokenBreakdown } from '../../../shared/api/scans';
 import {
   MANIFEST_PATH,
   PACKAGE_FORMAT,
@@ -10,14 +10,14 @@ import {
   packagePaths,
   type Manifest,
   type ManifestFile,
-} from '../../shared/evidence-package';
-import type { Db } from '../db/database';
-import type { ScanRow } from '../db/tables/scan.table';
-import { toScan, toViolation } from '../scans/scan-mapping';
-import { findViolations, timelineTotals } from '../scans/scans.repository';
-import { VERSION } from '../version';
-import { timelineTupleChunks } from './timeline-chunks';
-import { TimelineJsonlEncoder } from './timeline-jsonl';
+} from '../../../shared/evidence-package';
+import type { Db } from '../../db/database';
+import type { ScanRow } from '../../db/tables/scan.table';
+import { toScan, toViolation } from '../../scans/scan-mapping';
+import { findViolations } from '../../scans/scans.repository';
+import { VERSION } from '../../version';
+import { timelineTotals, timelineTupleChunks } from '../evidence.repository';
+import { TimelineJsonlEncoder } from '../jsonl/timeline-encoder';
 
 /** Counts and hashes the bytes that pass through, for the manifest. */
 class Digest extends Transform {

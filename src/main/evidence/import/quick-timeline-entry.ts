@@ -1,5 +1,5 @@
-import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../shared/names';
-import type { StoredEntry } from './package-validator';
+import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../../shared/names';
+import type { StoredEntry } from './package-documents';
 
 // Ajv compiles patterns with the `u` flag; the same flag keeps `\p{Cc}` meaning the same here.
 const LABEL = new RegExp(NAME_PATTERN, 'u');

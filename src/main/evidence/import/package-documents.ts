@@ -1,12 +1,12 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Type, type Static, type TSchema } from 'typebox';
-import { Id, Label, TokenCount, Timestamp } from '../../shared/api/common';
-import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../shared/api/scans';
-import { Manifest } from '../../shared/evidence-package';
-import { parseDateOrDateTime } from '../../shared/time';
-import { ApiError } from '../server/api-error';
-import { detailsFromAjv } from '../server/validation';
+import { Id, Label, TokenCount, Timestamp } from '../../../shared/api/common';
+import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../../shared/api/scans';
+import { Manifest } from '../../../shared/evidence-package';
+import { parseDateOrDateTime } from '../../../shared/time';
+import { ApiError } from '../../server/api-error';
+import { detailsFromAjv } from '../../server/validation';
 import { quickTimelineEntry, quickTimelineLine } from './quick-timeline-entry';
 
 // ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ID_PREFIX } from '../../shared/api/common';
+import { ID_PREFIX } from '../../../shared/api/common';
 
 /** Crockford's base32, as ULIDs are written: no I, L, O or U. */
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

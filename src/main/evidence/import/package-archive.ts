@@ -9,8 +9,9 @@ import {
   type RandomAccessReader,
   type ZipFile,
 } from 'yauzl';
-import { JsonDepthError, JsonDepthGuard } from '../../shared/json-depth';
-import { ApiError } from '../server/api-error';
+import { JsonDepthError, JsonDepthGuard } from '../../../shared/json-depth';
+import { ApiError } from '../../server/api-error';
+import { JsonlLineError, JsonlLineSplitter } from '../jsonl/line-splitter';
 import {
   hasZip64Extra,
   localHeaderProblem,
@@ -284,8 +285,8 @@ export class PackageArchive {
   }
 
   /**
-   * The entry's lines, a batch per inflated chunk, never more than one partial line held: a
-   * timeline of any length passes through in constant memory. A final newline is not a line.
+   * The entry's lines, a batch per inflated chunk, in constant memory (JsonlLineSplitter). The
+   * digest goes to `onDigest` once the last line has been read.
    */
   async *readLines(
     name: string,
@@ -293,85 +294,21 @@ export class PackageArchive {
     onDigest?: (digest: EntryDigest) => void,
   ): AsyncGenerator<string[]> {
     const { stream, digest } = await this.open(name, budget);
-    const lines = new LineDecoder(name);
-    let pending: Buffer = Buffer.alloc(0);
+    const lines = new JsonlLineSplitter(this.limits.lineBytes);
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        const last = chunk.lastIndexOf(0x0a);
-        let batch: string[] = [];
-        let rest = chunk;
-        if (last !== -1) {
-          const head = chunk.subarray(0, last);
-          batch = lines.decode(pending.length > 0 ? Buffer.concat([pending, head]) : head);
-          pending = Buffer.alloc(0);
-          rest = chunk.subarray(last + 1);
-        }
-        if (pending.length + rest.length > this.limits.lineBytes) {
-          throw invalidPackage(`line ${lines.count + 1}: longer than ${this.limits.lineBytes} bytes`, name);
-        }
-        // Copied: a view would pin the whole inflated chunk for the sake of a few bytes.
-        if (rest.length > 0) pending = Buffer.concat([pending, rest]);
+        const batch = lines.push(chunk);
         if (batch.length > 0) yield batch;
       }
-      if (pending.length > 0) yield lines.decode(pending);
+      const last = lines.end();
+      if (last.length > 0) yield last;
     } catch (error) {
-      throw asPackageError(error, name);
+      throw error instanceof JsonlLineError ? invalidPackage(error.message, name) : asPackageError(error, name);
     } finally {
       // A consumer that stops early (a bad line) must not leave the inflater running.
       stream.destroy();
     }
     onDigest?.(digest());
-  }
-}
-
-/**
- * Turns runs of whole lines into strings with one UTF-8 decode per run instead of one per line.
- * A newline byte is never part of a multi-byte sequence, so the run is valid UTF-8 exactly when
- * each of its lines is; only a run that fails is decoded again line by line, to name the line.
- * Each line ends up as a decode of its own would leave it: a final CR and a leading BOM removed.
- */
-class LineDecoder {
-  private readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  /** Lines decoded so far. */
-  count = 0;
-
-  constructor(private readonly name: string) {}
-
-  /** The lines of `run`, which holds whole lines without the newline after the last one. */
-  decode(run: Buffer): string[] {
-    let text: string;
-    try {
-      text = this.decoder.decode(run);
-    } catch {
-      throw this.badLine(run);
-    }
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      let line = lines[i]!;
-      if (line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1);
-      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-      lines[i] = line;
-    }
-    this.count += lines.length;
-    return lines;
-  }
-
-  private badLine(run: Buffer): ApiError {
-    let line = this.count;
-    let start = 0;
-    for (;;) {
-      line += 1;
-      const newline = run.indexOf(0x0a, start);
-      const end = newline === -1 ? run.length : newline;
-      try {
-        this.decoder.decode(run.subarray(start, end));
-      } catch {
-        return invalidPackage(`line ${line}: not UTF-8`, this.name);
-      }
-      // Unreachable in practice: the run failed, so one of its lines does.
-      if (newline === -1) return invalidPackage(`line ${line}: not UTF-8`, this.name);
-      start = newline + 1;
-    }
   }
 }
 

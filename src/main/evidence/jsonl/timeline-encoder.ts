@@ -1,5 +1,5 @@
-import { formatTimestamp } from '../../shared/time';
-import type { TimelineTuple } from './timeline-chunks';
+import { formatTimestamp } from '../../../shared/time';
+import type { TimelineTuple } from '../evidence.repository';
 
 /** One line of timeline.jsonl (SPEC.md §8): the format itself, and the encoder's slow path. */
 export function timelineLine(timestamp: number, action: string, tokens: number): string {

@@ -2,9 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_IMPORT_LIMITS, PackageArchive, type ImportLimits } from '../../src/main/evidence/package-reader';
-import { buildZip } from '../helpers/zip-builder';
-import { makeRng } from '../helpers/reliability';
+import {
+  DEFAULT_IMPORT_LIMITS,
+  PackageArchive,
+  type ImportLimits,
+} from '../../../../src/main/evidence/import/package-archive';
+import { buildZip } from '../../../helpers/zip-builder';
+import { makeRng } from '../../../helpers/reliability';
 
 const dir = mkdtempSync(join(tmpdir(), 'scandesk-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

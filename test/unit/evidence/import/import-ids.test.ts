@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { derivedScanId, derivedViolationId } from '../../../src/main/evidence/import-ids';
-import { Id } from '../../../src/shared/api/common';
+import { derivedScanId, derivedViolationId } from '../../../../src/main/evidence/import/import-ids';
+import { Id } from '../../../../src/shared/api/common';
 
 // Known answers computed independently (Python: the first 130 bits of SHA-256 as one big integer,
 // five bits per Crockford character).

@@ -1,0 +1,300 @@
+import type SQLite from 'better-sqlite3';
+import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
+import { withSqlite } from '../db/connection';
+import type { Db, Executor } from '../db/database';
+import { bucketIndex } from '../db/sql-math';
+import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
+
+// Every query of `timeline_entries`: what submit, import, demo and export write, and what the
+// evidence endpoints read. A timeline is addressed by (scan_id, seq), seq following timestamp
+// order (submits sort, imports refuse disorder).
+
+export type TimelineRow = Omit<TimelineEntryRow, 'scan_id'>;
+
+/** A timeline row as the export reads it: an array per row costs less than an object. */
+export type TimelineTuple = [seq: number, timestamp: number, action: string, tokens: number];
+
+/** Rows per multi-row INSERT of a submit: well under every dialect's bound-parameter limit. */
+const INSERT_ROWS = 500;
+
+export async function insertTimelineEntries(db: Executor, rows: readonly NewTimelineEntry[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+    await db
+      .insertInto('timeline_entries')
+      .values(rows.slice(start, start + INSERT_ROWS))
+      .execute();
+  }
+}
+
+/**
+ * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
+ * ENTRY_SAMPLE's key order: scan_id, seq, timestamp, action, tokens.
+ */
+export const timelineInserter = (
+  sqlite: SQLite.Database,
+  db: Db,
+  chunkRows: number,
+): BulkInserter<'timeline_entries'> => new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
+
+/** Rows per INSERT of an import, as the demo loader uses. */
+const WRITER_ROWS = 100;
+
+/**
+ * Appends timelines through one timelineInserter per import: building the query per chunk cost
+ * more than SQLite's insert, and preparing it per chunk left ~0.5 KB of native statement memory
+ * per row that only a garbage collection frees, which the little JS garbage of an import rarely
+ * triggers.
+ *
+ * Its statements run on the raw handle: create and use it only inside the import's
+ * transaction, which holds Kysely's one connection, so they are part of that transaction.
+ */
+export class TimelineWriter {
+  private readonly rows: BulkInserter<'timeline_entries'>;
+  private scanId = '';
+  private seq = 0;
+
+  constructor(sqlite: SQLite.Database, db: Db) {
+    this.rows = timelineInserter(sqlite, db, WRITER_ROWS);
+  }
+
+  /** Starts the timeline of another scan, from seq 0. */
+  begin(scanId: string): void {
+    this.scanId = scanId;
+    this.seq = 0;
+  }
+
+  write(entries: readonly { timestamp: number; action: string; tokens: number }[]): void {
+    for (const entry of entries) this.rows.push(this.scanId, this.seq++, entry.timestamp, entry.action, entry.tokens);
+  }
+
+  /** Writes the scan's last, partial chunk. */
+  end(): void {
+    this.rows.flush();
+  }
+}
+
+export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
+  const row = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])
+    .where('scan_id', '=', scanId)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), tokens: Number(row.tokens ?? 0) };
+}
+
+const chunkQuery = (db: Executor, scanId: string, after: number, limit: number) =>
+  db
+    .selectFrom('timeline_entries')
+    .select(['seq', 'timestamp', 'action', 'tokens'])
+    .where('scan_id', '=', scanId)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit);
+
+/**
+ * A scan's timeline in order, a chunk at a time (keyset on seq). Each chunk is its own short
+ * query, so a slow reader never holds the connection and memory stays flat for any length.
+ */
+export async function* timelineChunks(db: Executor, scanId: string, chunkSize = 5000): AsyncGenerator<TimelineRow[]> {
+  let after = -1;
+  for (;;) {
+    const rows = await chunkQuery(db, scanId, after, chunkSize).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1]!.seq;
+    if (rows.length < chunkSize) return;
+  }
+}
+
+/** No seq is below 0, and no other parameter of the chunk query is a negative number. */
+const FIRST_AFTER = -1;
+
+/**
+ * timelineChunks for the export, which reads every row of long timelines: the query is compiled
+ * by Kysely and prepared once, and rows come as arrays. Building and compiling the query per
+ * chunk and an object per row cost more than SQLite's own work. Same keyset chunks, each its own
+ * short read between which other requests run; not for use inside a transaction.
+ */
+export async function* timelineTupleChunks(db: Db, scanId: string, chunkSize = 5000): AsyncGenerator<TimelineTuple[]> {
+  const query = chunkQuery(db, scanId, FIRST_AFTER, chunkSize).compile();
+  // better-sqlite3 binds by position: find the keyset bound among the parameters once.
+  const params = [...query.parameters];
+  const afterAt = params.indexOf(FIRST_AFTER);
+  if (afterAt === -1 || params.lastIndexOf(FIRST_AFTER) !== afterAt) {
+    throw new Error('unexpected parameters in the compiled timeline chunk query');
+  }
+  let statement: SQLite.Statement<unknown[], TimelineTuple> | undefined;
+  for (;;) {
+    const rows = await withSqlite(db, (sqlite) => {
+      statement ??= sqlite.prepare<unknown[], TimelineTuple>(query.sql).raw(true);
+      return statement.all(...params);
+    });
+    if (rows.length === 0) return;
+    yield rows;
+    params[afterAt] = rows[rows.length - 1]![0];
+    if (rows.length < chunkSize) return;
+  }
+}
+
+/** The first and last timestamp of a timeline, or null when it is empty. */
+export async function timelineBounds(db: Executor, scanId: string): Promise<{ first: number; last: number } | null> {
+  const bounds = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => [eb.fn.min('timestamp').as('first'), eb.fn.max('timestamp').as('last')])
+    .where('scan_id', '=', scanId)
+    .executeTakeFirst();
+  if (bounds?.first === null || bounds?.first === undefined || bounds.last === null) return null;
+  return { first: Number(bounds.first), last: Number(bounds.last) };
+}
+
+export interface BucketRow {
+  bucket: number;
+  count: number;
+  tokens: number;
+  min_tokens: number;
+  max_tokens: number;
+}
+
+/** The non-empty buckets of `width` ms from `first`, in order, computed in SQL. */
+export async function timelineBucketRows(
+  db: Executor,
+  scanId: string,
+  first: number,
+  width: number,
+): Promise<BucketRow[]> {
+  const rows = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => [
+      bucketIndex(eb.ref('timestamp'), first, width).as('bucket'),
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number>('tokens').as('tokens'),
+      eb.fn.min<number>('tokens').as('min_tokens'),
+      eb.fn.max<number>('tokens').as('max_tokens'),
+    ])
+    .where('scan_id', '=', scanId)
+    .groupBy('bucket')
+    .orderBy('bucket')
+    .execute();
+  return rows.map((row) => ({
+    bucket: Number(row.bucket),
+    count: Number(row.count),
+    tokens: Number(row.tokens),
+    min_tokens: Number(row.min_tokens),
+    max_tokens: Number(row.max_tokens),
+  }));
+}
+
+/** Violations tied to a timeline entry, counted per bucket of the same grid: bucket → count. */
+export async function violationBucketCounts(
+  db: Executor,
+  scanId: string,
+  first: number,
+  width: number,
+): Promise<Map<number, number>> {
+  const rows = await db
+    .selectFrom('violations')
+    .innerJoin('timeline_entries', (join) =>
+      join
+        .onRef('timeline_entries.scan_id', '=', 'violations.scan_id')
+        .onRef('timeline_entries.seq', '=', 'violations.timeline_index'),
+    )
+    .select((eb) => [
+      bucketIndex(eb.ref('timeline_entries.timestamp'), first, width).as('bucket'),
+      eb.fn.countAll<number>().as('count'),
+    ])
+    .where('violations.scan_id', '=', scanId)
+    .groupBy('bucket')
+    .execute();
+  return new Map(rows.map((row) => [Number(row.bucket), Number(row.count)]));
+}
+
+/**
+ * The seq range [first, last] of the entries with since <= timestamp < until, or null when none.
+ * Seq follows timestamp order, so the matching entries are one contiguous run. Its ends come from
+ * min/max lookups on the (scan_id, timestamp) index plus the entries tied on the boundary
+ * timestamp, never from a walk over the range.
+ */
+export async function timelineSeqRange(
+  db: Executor,
+  scanId: string,
+  since: number | undefined,
+  until: number | undefined,
+): Promise<{ first: number; last: number } | null> {
+  const entries = db.selectFrom('timeline_entries').where('timeline_entries.scan_id', '=', scanId);
+  const first = await entries
+    .select((eb) => eb.fn.min<number | null>('seq').as('seq'))
+    // `>= since` beside `<= boundary` (not just `= boundary`) steers SQLite to the timestamp index.
+    .$if(since !== undefined, (qb) =>
+      qb.where('timestamp', '>=', since!).where('timestamp', '<=', (eb) =>
+        eb
+          .selectFrom('timeline_entries as bound')
+          .select((inner) => inner.fn.min<number>('bound.timestamp').as('t'))
+          .where('bound.scan_id', '=', scanId)
+          .where('bound.timestamp', '>=', since!),
+      ),
+    )
+    .executeTakeFirst();
+  const last = await entries
+    .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
+    .$if(until !== undefined, (qb) =>
+      qb.where('timestamp', '<', until!).where('timestamp', '>=', (eb) =>
+        eb
+          .selectFrom('timeline_entries as bound')
+          .select((inner) => inner.fn.max<number>('bound.timestamp').as('t'))
+          .where('bound.scan_id', '=', scanId)
+          .where('bound.timestamp', '<', until!),
+      ),
+    )
+    .executeTakeFirst();
+  if (first?.seq === null || first?.seq === undefined || last?.seq === null || last?.seq === undefined) return null;
+  const range = { first: Number(first.seq), last: Number(last.seq) };
+  return range.first <= range.last ? range : null;
+}
+
+/** Up to `limit` entries from seq `from` to `to` inclusive, in order. */
+export function timelineRowsFrom(
+  db: Executor,
+  scanId: string,
+  from: number,
+  to: number,
+  limit: number,
+): Promise<TimelineRow[]> {
+  // One lower bound only: given two, SQLite may seek on the smaller and walk up to the offset.
+  return db
+    .selectFrom('timeline_entries')
+    .select(['seq', 'timestamp', 'action', 'tokens'])
+    .where('scan_id', '=', scanId)
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The entries of one action within seq [from, to]: their count, and one page of them. */
+export async function timelineActionPage(
+  db: Executor,
+  scanId: string,
+  range: { first: number; last: number },
+  action: string,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: TimelineRow[] }> {
+  const matching = db
+    .selectFrom('timeline_entries')
+    .where('scan_id', '=', scanId)
+    .where('seq', '>=', range.first)
+    .where('seq', '<=', range.last)
+    .where('action', '=', action);
+  const counted = await matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  const rows =
+    page.offset >= total
+      ? []
+      : await matching
+          .select(['seq', 'timestamp', 'action', 'tokens'])
+          .orderBy('seq')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute();
+  return { total, rows };
+}

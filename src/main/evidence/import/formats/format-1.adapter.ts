@@ -1,0 +1,115 @@
+import { MANIFEST_PATH, packagePaths, type ManifestFile } from '../../../../shared/evidence-package';
+import type { EntryDigest, InflateBudget, PackageArchive } from '../package-archive';
+import {
+  checkEvidenceDocument,
+  checkManifest,
+  checkScanDocument,
+  parseJsonDocument,
+  parseTimelineLine,
+  type StoredEntry,
+} from '../package-documents';
+import { packageError, packageScan, type PackageScan, type TimelineSource } from '../package-scan';
+
+// Format 1 (SPEC.md §8): manifest.json lists every file with its size and SHA-256, and each
+// scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
+
+export const isFormat1 = (archive: PackageArchive): boolean => archive.entries.has(MANIFEST_PATH);
+
+type Manifest = Map<string, ManifestFile>;
+
+function verifyDigest(manifest: Manifest, entry: string, digest: EntryDigest): void {
+  const expected = manifest.get(entry)!;
+  if (expected.bytes !== digest.bytes) {
+    throw packageError(entry, `size ${digest.bytes} does not match the manifest's ${expected.bytes}`);
+  }
+  if (expected.sha256 !== digest.sha256) throw packageError(entry, 'SHA-256 does not match the manifest');
+}
+
+async function readJson(
+  archive: PackageArchive,
+  entry: string,
+  budget: InflateBudget,
+  manifest: Manifest | null,
+): Promise<unknown> {
+  const { data, digest } = await archive.readJsonBytes(entry, budget);
+  if (manifest) verifyDigest(manifest, entry, digest);
+  return parseJsonDocument(data, entry);
+}
+
+/** The manifest, held to the archive: every file listed is there, nothing is there unlisted. */
+async function readManifest(
+  archive: PackageArchive,
+  budget: InflateBudget,
+): Promise<{ scans: string[]; manifest: Manifest }> {
+  const document = checkManifest(await readJson(archive, MANIFEST_PATH, budget, null), MANIFEST_PATH);
+  const manifest: Manifest = new Map();
+  for (const file of document.files) {
+    if (manifest.has(file.path)) throw packageError(MANIFEST_PATH, `lists ${file.path} twice`);
+    if (!archive.entries.has(file.path)) {
+      throw packageError(file.path, 'listed in the manifest but missing from the archive');
+    }
+    manifest.set(file.path, file);
+  }
+  for (const name of archive.entries.keys()) {
+    if (name !== MANIFEST_PATH && !manifest.has(name)) throw packageError(name, 'not listed in the manifest');
+  }
+  const owned = new Set<string>();
+  for (const id of document.scans) {
+    const paths = packagePaths(id);
+    if (owned.has(paths.scan)) throw packageError(MANIFEST_PATH, `lists scan ${id} twice`);
+    for (const path of [paths.scan, paths.evidence, paths.timeline]) {
+      if (!manifest.has(path)) throw packageError(path, `scan ${id} is in the manifest but this file is not`);
+      owned.add(path);
+    }
+  }
+  for (const path of manifest.keys()) {
+    if (!owned.has(path)) throw packageError(path, "listed in the manifest but part of none of the manifest's scans");
+  }
+  return { scans: document.scans, manifest };
+}
+
+/** timeline.jsonl, a line per entry, its digest checked against the manifest on every read. */
+function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest): TimelineSource {
+  return {
+    entry: name,
+    position: (index) => `line ${index + 1}`,
+    async *read(budget) {
+      let line = 0;
+      const lines = archive.readLines(name, budget, (digest) => verifyDigest(manifest, name, digest));
+      for await (const batch of lines) {
+        const entries: StoredEntry[] = [];
+        for (const text of batch) {
+          line += 1;
+          if (text.trim() === '') throw packageError(name, `line ${line}: empty line`);
+          entries.push(parseTimelineLine(text, name, line));
+        }
+        yield entries;
+      }
+    },
+  };
+}
+
+/** The package's scans, in the manifest's order, their documents read and checked once. */
+export async function readFormat1(archive: PackageArchive, budget: InflateBudget): Promise<PackageScan[]> {
+  const { scans, manifest } = await readManifest(archive, budget);
+  const result: PackageScan[] = [];
+  for (const id of scans) {
+    const paths = packagePaths(id);
+    const evidence = checkEvidenceDocument(await readJson(archive, paths.evidence, budget, manifest), paths.evidence);
+    if (evidence.evidence.timeline !== undefined) {
+      throw packageError(paths.evidence, `evidence.timeline must be left out; the timeline is ${paths.timeline}`);
+    }
+    const scan = checkScanDocument(await readJson(archive, paths.scan, budget, manifest), paths.scan);
+    result.push(
+      packageScan({
+        id,
+        evidenceEntry: paths.evidence,
+        evidence,
+        scanEntry: paths.scan,
+        scan,
+        timeline: jsonlTimeline(archive, paths.timeline, manifest),
+      }),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,74 @@
+import type { InflateBudget, PackageArchive } from '../package-archive';
+import {
+  checkEvidenceDocument,
+  checkScanDocument,
+  parseJsonDocument,
+  toStoredEntry,
+  type EvidenceDocument,
+  type ScanDocument,
+  type StoredEntry,
+} from '../package-documents';
+import { invalidPackage } from '../package-archive';
+import { packageError, packageScan, TIMELINE_CHUNK, type PackageScan, type TimelineSource } from '../package-scan';
+
+// A ZIP without a manifest, such as a download from the upstream service: entry names are not
+// specified, so every .json entry is classified by its shape and scans are matched by id.
+// Anything else (a README, a PDF) is never read.
+
+/** The timeline inside the evidence document, converted once and handed on in chunks. */
+function inlineTimeline(entry: string, document: EvidenceDocument): TimelineSource {
+  const { timeline } = document.evidence;
+  if (timeline === undefined) throw packageError(entry, 'evidence.timeline is required');
+  const position = (index: number): string => `evidence.timeline.${index}`;
+  const entries: StoredEntry[] = timeline.map((value, i) => toStoredEntry(value, entry, position(i)));
+  return {
+    entry,
+    position,
+    async *read() {
+      for (let start = 0; start < entries.length; start += TIMELINE_CHUNK)
+        yield entries.slice(start, start + TIMELINE_CHUNK);
+    },
+  };
+}
+
+/** The package's scans, in the order of their evidence files, each document parsed once. */
+export async function readUpstream(archive: PackageArchive, budget: InflateBudget): Promise<PackageScan[]> {
+  const evidenceEntries = new Map<string, { entry: string; document: EvidenceDocument }>();
+  const scanEntries = new Map<string, { entry: string; document: ScanDocument }>();
+  for (const name of archive.entries.keys()) {
+    if (!name.toLowerCase().endsWith('.json')) continue;
+    const value = parseJsonDocument((await archive.readJsonBytes(name, budget)).data, name);
+    const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
+    if (object && 'scan_id' in object && 'evidence' in object) {
+      const document = checkEvidenceDocument(value, name);
+      const id = document.scan_id;
+      if (evidenceEntries.has(id)) throw packageError(name, `evidence for scan ${id} appears twice`);
+      evidenceEntries.set(id, { entry: name, document });
+    } else if (object && 'id' in object) {
+      const document = checkScanDocument(value, name);
+      const { id } = document;
+      if (scanEntries.has(id)) throw packageError(name, `scan ${id} appears twice`);
+      scanEntries.set(id, { entry: name, document });
+    } else {
+      throw packageError(name, 'neither the get-evidence shape {scan_id, evidence} nor the get-scan shape {id, ...}');
+    }
+  }
+  for (const [id, { entry }] of scanEntries) {
+    if (!evidenceEntries.has(id))
+      throw packageError(entry, `scan ${id} has no evidence file in the get-evidence shape`);
+  }
+  if (evidenceEntries.size === 0) {
+    throw invalidPackage('neither manifest.json nor any evidence file in the get-evidence shape');
+  }
+  return [...evidenceEntries].map(([id, evidence]) => {
+    const scan = scanEntries.get(id);
+    return packageScan({
+      id,
+      evidenceEntry: evidence.entry,
+      evidence: evidence.document,
+      scanEntry: scan?.entry ?? null,
+      scan: scan?.document ?? null,
+      timeline: inlineTimeline(evidence.entry, evidence.document),
+    });
+  });
+}
