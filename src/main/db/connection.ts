@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -59,10 +60,28 @@ export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Da
 }
 
 /**
+ * The store is readable and writable by its owner only, whatever the umask and the directory:
+ * SQLite creates a database 0644 and gives its -wal and -shm files the database file's mode, so
+ * creating the file 0600 first (and tightening one an older version created) covers all three.
+ */
+function restrictToOwner(file: string): void {
+  if (file === ':memory:' || file === '') return;
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
  * The raw better-sqlite3 handle with the same pragmas as openDatabase: for bulk work (the demo
  * loader) that prepares Kysely-compiled statements once and runs them many times.
  */
 export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Database {
+  restrictToOwner(file);
   const sqlite = new SQLite(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     sqlite.pragma('journal_mode = WAL');
