@@ -77,4 +77,18 @@ describe('electron-builder configuration', () => {
     expect(png.readUInt32BE(16)).toBeGreaterThanOrEqual(512);
     expect(png.readUInt32BE(20)).toBeGreaterThanOrEqual(512);
   });
+
+  it('flips the Electron fuses that let a local process inject code into the app', () => {
+    expect(config.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+    // onlyLoadAppFromAsar needs the app in an asar archive, electron-builder's default.
+    expect(config.asar ?? true).toBe(true);
+  });
 });
