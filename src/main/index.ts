@@ -7,7 +7,7 @@ import { startDesktopSession, type DesktopSession } from './desktop-session';
 import { registerIpc } from './ipc';
 import { installMenu, showAbout } from './menu';
 import { resolveNativeBinding } from './native-binding';
-import { EvidenceOpener, listenForOpenedFiles } from './open-files';
+import { confirmEvidenceImport, EvidenceOpener, listenForOpenedFiles } from './open-files';
 import { DEFAULT_HOST, DEFAULT_PORT } from './paths';
 import { hardenSession, hardenWebContents } from './security';
 import { removeServerInfo, writeServerInfo } from './server-info';
@@ -116,7 +116,12 @@ async function start(): Promise<void> {
   });
   await window.loadURL(appUrl);
   // Only now: the preload has run and keeps outcomes until the renderer listens.
-  await opener.start({ importFiles, report, window: () => mainWindow });
+  await opener.start({
+    importFiles,
+    confirm: (paths) => confirmEvidenceImport(mainWindow, paths),
+    report,
+    window: () => mainWindow,
+  });
   await opener.openArgv(process.argv, process.cwd());
 }
 

@@ -1,10 +1,12 @@
+import { basename } from 'node:path';
 import { dialog, type App, type BrowserWindow } from 'electron';
 import type { DesktopImportOutcome } from '../shared/desktop-api';
 import { evidenceFileFromArgument, evidenceFilesFromArgv } from './evidence-args';
 
 // Evidence files reach the app four ways: the File menu's dialog, the renderer asking for that
 // dialog, the command line of this or a second launch, and macOS's open-file. All end in the one
-// `importFiles` (desktop-import.ts, the API's import service); this file only collects them.
+// `importFiles` (desktop-import.ts, the API's import service); this file only collects them, and
+// asks before importing the last two kinds, which the user did not pick inside the app.
 
 export const EVIDENCE_FILTERS = [{ name: 'Evidence packages', extensions: ['zip'] }];
 
@@ -20,9 +22,31 @@ export async function chooseEvidenceFiles(window: BrowserWindow | null): Promise
   return picked.canceled ? [] : picked.filePaths;
 }
 
+/**
+ * Asks before importing files the OS handed over: a double-click, a drag onto the icon or another
+ * program starting Scandesk with a path. Files picked in the app's own dialog need no question.
+ * Cancel is the default, so Enter alone imports nothing.
+ */
+export async function confirmEvidenceImport(window: BrowserWindow | null, paths: readonly string[]): Promise<boolean> {
+  const count = paths.length === 1 ? 'an evidence package' : `${paths.length} evidence packages`;
+  const options = {
+    type: 'question' as const,
+    title: 'Import evidence',
+    message: `Import ${count} into this workspace?`,
+    detail: `${paths.map((path) => basename(path)).join('\n')}\n\nThe scans will be stored as yours.`,
+    buttons: ['Import', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+  };
+  const answer = await (window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options));
+  return answer.response === 0;
+}
+
 export interface OpenFilesDeps {
   /** The import itself: until the store is open (before `ready`), files wait. */
   importFiles(paths: readonly string[]): Promise<DesktopImportOutcome[]>;
+  /** Whether the user wants files from the OS imported (confirmEvidenceImport). */
+  confirm(paths: readonly string[]): Promise<boolean>;
   /** Shows outcomes the renderer did not ask for (it did not open the dialog). */
   report(outcomes: DesktopImportOutcome[]): void;
   window(): BrowserWindow | null;
@@ -89,6 +113,7 @@ export class EvidenceOpener {
     this.pending = [];
     this.chain = this.chain.then(async () => {
       try {
+        if (!(await deps.confirm(files))) return;
         const outcomes = await deps.importFiles(files);
         if (outcomes.length > 0) deps.report(outcomes);
       } catch (error) {

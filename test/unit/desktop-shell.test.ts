@@ -17,6 +17,8 @@ const fake = vi.hoisted(() => {
     ipcOn: new Map<string, Handler>(),
     openDialogResult: { canceled: false, filePaths: [] as string[] },
     openDialogCalls: [] as unknown[],
+    messageBoxResponse: 0,
+    messageBoxCalls: [] as unknown[][],
     exposed: new Map<string, unknown>(),
     rendererListeners: new Map<string, Handler>(),
     invoked: [] as unknown[][],
@@ -62,7 +64,10 @@ vi.mock('electron', async () => {
         fake.openDialogCalls.push(args);
         return fake.openDialogResult;
       },
-      showMessageBox: async () => ({ response: 0 }),
+      showMessageBox: async (...args: unknown[]) => {
+        fake.messageBoxCalls.push(args);
+        return { response: fake.messageBoxResponse };
+      },
     },
     Menu: {
       buildFromTemplate: (template: unknown) => {
@@ -87,7 +92,8 @@ const { createMainWindow, secureWebPreferences } = await import('../../src/main/
 const { hardenSession, hardenWebContents } = await import('../../src/main/security');
 const { registerIpc } = await import('../../src/main/ipc');
 const { menuTemplate, aboutText } = await import('../../src/main/menu');
-const { EvidenceOpener, listenForOpenedFiles, EVIDENCE_FILTERS } = await import('../../src/main/open-files');
+const { confirmEvidenceImport, EvidenceOpener, listenForOpenedFiles, EVIDENCE_FILTERS } =
+  await import('../../src/main/open-files');
 
 const APP = 'http://127.0.0.1:4790';
 
@@ -336,18 +342,24 @@ describe('opening evidence files: dialog, argv, second instance, open-file', () 
     error: { message: 'test', details: [] },
   });
 
-  function started(opener: InstanceType<typeof EvidenceOpener>) {
+  /** An opener wired to fakes; the user answers every question with `answer`. */
+  function started(opener: InstanceType<typeof EvidenceOpener>, answer = true) {
     const imported: string[][] = [];
     const reported: DesktopImportOutcome[][] = [];
+    const asked: string[][] = [];
     const done = opener.start({
       importFiles: async (paths) => {
         imported.push([...paths]);
         return paths.map(outcomeFor);
       },
+      confirm: async (paths) => {
+        asked.push([...paths]);
+        return answer;
+      },
       report: (outcomes) => reported.push(outcomes),
       window: () => null,
     });
-    return { imported, reported, done };
+    return { imported, reported, asked, done };
   }
 
   it('keeps files that arrive before ready (macOS open-file) until the store is open', async () => {
@@ -359,8 +371,9 @@ describe('opening evidence files: dialog, argv, second instance, open-file', () 
     app.emit('open-file', openFile, zip);
     app.emit('open-file', event(), join(dir, 'notes.txt'));
     expect(openFile.prevented).toBe(true);
-    const { imported, reported, done } = started(opener);
+    const { imported, reported, asked, done } = started(opener);
     await done;
+    expect(asked).toEqual([[zip]]);
     expect(imported).toEqual([[zip]]);
     expect(reported).toEqual([[outcomeFor(zip)]]);
     expect(focused).toBe(2);
@@ -370,27 +383,59 @@ describe('opening evidence files: dialog, argv, second instance, open-file', () 
     const app = new EventEmitter();
     const opener = new EvidenceOpener();
     listenForOpenedFiles(app as never, opener, () => undefined);
-    const { imported } = started(opener);
+    const { imported, asked } = started(opener);
     app.emit('second-instance', event(), ['/opt/Scandesk/scandesk', '--inspect', 'evidence.zip', 'missing.zip'], dir);
     await opener.open([]);
+    expect(asked).toEqual([[zip]]);
     expect(imported).toEqual([[zip]]);
   });
 
   it('imports the first launch argv through the same path', async () => {
     const opener = new EvidenceOpener();
-    const { imported } = started(opener);
+    const { imported, asked } = started(opener);
     await opener.openArgv(['scandesk', '.', zip], '/');
+    expect(asked).toEqual([[zip]]);
     expect(imported).toEqual([[zip]]);
+  });
+
+  it('imports nothing from the OS, and reports nothing, when the user cancels', async () => {
+    const app = new EventEmitter();
+    const opener = new EvidenceOpener();
+    listenForOpenedFiles(app as never, opener, () => undefined);
+    const { imported, reported, asked } = started(opener, false);
+    app.emit('open-file', event(), zip);
+    app.emit('second-instance', event(), ['/opt/Scandesk/scandesk', zip], dir);
+    await opener.openArgv(['scandesk', zip], '/');
+    expect(asked).toEqual([[zip], [zip], [zip]]);
+    expect(imported).toEqual([]);
+    expect(reported).toEqual([]);
+  });
+
+  it('asks with the file names, Cancel the default, and imports only on Import', async () => {
+    fake.messageBoxCalls.length = 0;
+    fake.messageBoxResponse = 0;
+    await expect(confirmEvidenceImport(null, [zip, join(dir, 'b.zip')])).resolves.toBe(true);
+    const [options] = fake.messageBoxCalls.at(-1) as [Record<string, unknown>];
+    expect(options).toMatchObject({ buttons: ['Import', 'Cancel'], defaultId: 1, cancelId: 1 });
+    expect(options.message).toBe('Import 2 evidence packages into this workspace?');
+    expect(options.detail).toContain('evidence.zip\nb.zip');
+    fake.messageBoxResponse = 1;
+    await expect(confirmEvidenceImport(null, [zip])).resolves.toBe(false);
+    expect((fake.messageBoxCalls.at(-1) as [{ message: string }])[0].message).toBe(
+      'Import an evidence package into this workspace?',
+    );
   });
 
   it('the dialog is filtered to .zip, imports the choice, and never opens twice at once', async () => {
     const opener = new EvidenceOpener();
-    const { imported } = started(opener);
+    const { imported, asked } = started(opener);
     fake.openDialogResult = { canceled: false, filePaths: [zip] };
     const [first, second] = await Promise.all([opener.chooseAndImport(), opener.chooseAndImport()]);
     expect(first).toEqual([outcomeFor(zip)]);
     expect(second).toBeNull();
     expect(imported).toEqual([[zip]]);
+    // Picked in the app's own dialog: no second question.
+    expect(asked).toEqual([]);
     const options = fake.openDialogCalls.at(-1) as [{ filters: unknown; properties: string[] }];
     expect(options[0].filters).toEqual(EVIDENCE_FILTERS);
     expect(EVIDENCE_FILTERS).toEqual([{ name: 'Evidence packages', extensions: ['zip'] }]);
