@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, tokenFile } from '../main/paths';
+import { isIdentityProof } from '../main/identity/identity-proof';
+import { readServerKey } from '../main/identity/server-key';
+import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, serverKeyFile, tokenFile } from '../main/paths';
 import { liveServerUrl } from '../main/server-info';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
 
@@ -9,6 +12,12 @@ export { ServerError, TransferError, UnreachableError };
 export interface ClientOptions {
   url: string;
   token: string;
+  /**
+   * The data directory the token was read from: the server must prove it holds that directory's
+   * key before the token is sent (docs/security.md, Server identity). Absent for a token the user
+   * gave (--token, SCANDESK_TOKEN), which goes where the user said.
+   */
+  tokenDataDir?: string;
 }
 
 export function resolveClientOptions(
@@ -16,8 +25,9 @@ export function resolveClientOptions(
   env = process.env,
 ): ClientOptions {
   const url = (flags.url ?? env.SCANDESK_URL ?? defaultUrl(env)).replace(/\/+$/, '');
-  const token = flags.token ?? env.SCANDESK_TOKEN ?? readDefaultToken(env);
-  return { url, token };
+  const token = flags.token ?? env.SCANDESK_TOKEN;
+  if (token !== undefined) return { url, token };
+  return { url, token: readDefaultToken(env), tokenDataDir: defaultDataDir(env) };
 }
 
 /**
@@ -49,9 +59,39 @@ interface SendInit {
   streamed?: boolean;
 }
 
+/**
+ * Asks the server at `url` to prove it holds `dataDir`'s key, before that directory's token is
+ * sent to it: whatever else listens on the port (another program, a stale server of another
+ * workspace) never receives the token.
+ */
+async function verifyServer(url: string, dataDir: string): Promise<void> {
+  const refusal = (why: string): Error =>
+    new UnreachableError(
+      `the server at ${url} is not this workspace's Scandesk (${why}); refusing to send it the token from ` +
+        `${tokenFile(dataDir)}. Pass --url to name the right server, or --token to send a token anyway.`,
+    );
+  const key = readServerKey(dataDir);
+  if (!key)
+    throw refusal(`${serverKeyFile(dataDir)} is missing: start this version's server on the data directory once`);
+  const challenge = randomBytes(32).toString('hex');
+  const parsed = new URL(url);
+  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+  let response: Response;
+  try {
+    response = await fetch(`${url}/v1/identity?challenge=${challenge}`, { redirect: 'error' });
+  } catch (error) {
+    throw transportError(error, url, false);
+  }
+  const body = parseJson(await response.text()) as { proof?: unknown } | undefined;
+  if (!response.ok || !isIdentityProof(key, challenge, port, body?.proof))
+    throw refusal('its identity proof does not match');
+}
+
 /** A thin typed client over the HTTP API. */
 export class ApiClient {
   private resolved: ClientOptions | undefined;
+  /** The identity check, made once per client and only when the options ask for it. */
+  private verified: Promise<void> | undefined;
 
   /** Options may be given lazily, so that a usage error is reported (exit 2) before a missing token. */
   constructor(private readonly options: ClientOptions | (() => ClientOptions)) {}
@@ -102,6 +142,10 @@ export class ApiClient {
   private async send(path: string, init: SendInit): Promise<Response> {
     this.resolved ??= typeof this.options === 'function' ? this.options() : this.options;
     const options = this.resolved;
+    if (options.tokenDataDir !== undefined) {
+      this.verified ??= verifyServer(options.url, options.tokenDataDir);
+      await this.verified;
+    }
     let response: Response;
     try {
       response = await fetch(options.url + path, {

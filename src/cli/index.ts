@@ -43,7 +43,8 @@ ${Object.values(COMMANDS)
   .join('\n')}
 
 Client commands read --url / SCANDESK_URL (default http://127.0.0.1:4790) and --token /
-SCANDESK_TOKEN (default: the token file of the default data directory).`;
+SCANDESK_TOKEN (default: the token file of the default data directory, sent only to a server
+that proves it holds that directory's key).`;
 
 /**
  * Failures that carry a complete sentence for the user. Matched by name, not class, so that this

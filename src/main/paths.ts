@@ -22,3 +22,4 @@ export function defaultDataDir(
 
 export const databaseFile = (dataDir: string): string => join(dataDir, 'scandesk.db');
 export const tokenFile = (dataDir: string): string => join(dataDir, 'token');
+export const serverKeyFile = (dataDir: string): string => join(dataDir, 'server-key');

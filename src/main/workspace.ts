@@ -3,6 +3,7 @@ import { openDatabase, refreshPlannerStatistics, type OpenOptions } from './db/c
 import type { Db } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { databaseFile, tokenFile } from './paths';
+import { ensureServerKey } from './identity/server-key';
 import { findWorkspaceOwner } from './users/users.repository';
 import { createUser } from './users/users.service';
 
@@ -39,12 +40,13 @@ export function writeTokenFile(dataDir: string, token: string): void {
 }
 
 /**
- * Opens (creating if needed) a data directory: the database, migrated to the latest schema,
- * and on first start the workspace owner `local` with its token file.
+ * Opens (creating if needed) a data directory: its server key, the database, migrated to the latest
+ * schema, and on first start the workspace owner `local` with its token file.
  */
 export async function openWorkspace(dataDir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
   if (options.initialToken !== undefined) checkInitialToken(options.initialToken);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensureServerKey(dataDir);
   const db = openDatabase(databaseFile(dataDir), options);
   try {
     const applied = await migrateToLatest(db, undefined, options.onUpgrade);

@@ -7,8 +7,8 @@ import { writeServerInfo } from '../../src/main/server-info';
 import { openWorkspace } from '../../src/main/workspace';
 
 // Everything in a data directory is the workspace's: the store and its WAL, the owner's token, the
-// server's address. Each file is 0600 whatever the umask, and in a directory that already
-// existed with looser permissions (issue 15: scandesk.db was 0644 inside a 0755 directory).
+// server's key (docs/security.md, Server identity) and its address. Each file is 0600 whatever
+// the umask, and in a directory that already existed with looser permissions (issue 15: scandesk.db was 0644 inside a 0755 directory).
 
 const modes = (dir: string): Record<string, string> =>
   Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(join(dir, name)).mode & 0o777).toString(8)]));
@@ -33,7 +33,7 @@ describe.skipIf(process.platform === 'win32')('data directory files', () => {
       const files = modes(dir);
       // The WAL and its index exist while the store is open: all of them are checked.
       expect(Object.keys(files).sort()).toEqual(
-        ['scandesk.db', 'scandesk.db-shm', 'scandesk.db-wal', 'server.json', 'token'].sort(),
+        ['scandesk.db', 'scandesk.db-shm', 'scandesk.db-wal', 'server-key', 'server.json', 'token'].sort(),
       );
       expect(Object.values(files)).toEqual(Object.values(files).map(() => '600'));
     } finally {

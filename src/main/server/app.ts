@@ -10,6 +10,7 @@ import { ErrorBodySchema } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
 import { registerEvidenceRoutes } from '../evidence/evidence.routes';
+import { registerIdentityRoutes } from '../identity/identity.routes';
 import { registerImportRoutes } from '../evidence/import/imports.routes';
 import type { ImportLimits } from '../evidence/import/package-archive';
 import { registerPackageRoutes } from '../evidence/export/packages.routes';
@@ -171,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerImportRoutes(app, { ...deps, limits: options.importLimits });
   registerStatsRoutes(app, deps);
   registerSettingsRoutes(app, { ...deps, dataDir: options.dataDir, version: options.version });
+  registerIdentityRoutes(app, { dataDir: options.dataDir, port });
 
   await registerRenderer(app, servesRenderer ? options.rendererDir! : null);
   return app;

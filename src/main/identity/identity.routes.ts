@@ -1,0 +1,39 @@
+import { Identity, IdentityQuery } from '../../shared/api/identity';
+import { ApiError } from '../server/api-error';
+import type { App } from '../server/types';
+import { identityProof } from './identity-proof';
+import { readServerKey } from './server-key';
+
+export interface IdentityDeps {
+  /** The data directory whose key the server proves; without one (some tests) there is none. */
+  dataDir?: string | undefined;
+  /** The port the server listens on, which the proof covers; null before it listens. */
+  port: () => number | null;
+}
+
+export function registerIdentityRoutes(app: App, { dataDir, port }: IdentityDeps): void {
+  let key: Buffer | null = null;
+  app.get(
+    '/v1/identity',
+    {
+      // Public: the CLI asks before it sends a token, and the answer reveals nothing (an HMAC of
+      // the caller's own random challenge).
+      config: { public: true },
+      schema: {
+        tags: ['identity'],
+        summary: "Proof that this server holds its data directory's key",
+        description:
+          'The CLI sends a random challenge before it sends a token read from a data directory, and checks the ' +
+          "proof with the same directory's `server-key`: a token never goes to another program listening on the port.",
+        security: [],
+        querystring: IdentityQuery,
+        response: { 200: Identity },
+      },
+    },
+    async (request) => {
+      key ??= dataDir === undefined ? null : readServerKey(dataDir);
+      if (!key) throw new ApiError('not_found', 'this server has no data directory key to prove');
+      return { proof: identityProof(key, request.query.challenge, port()) };
+    },
+  );
+}

@@ -1,0 +1,23 @@
+import { Type, type Static } from 'typebox';
+
+export const IdentityQuery = Type.Object(
+  {
+    challenge: Type.String({
+      pattern: '^[0-9a-f]{32,128}$',
+      description: 'Random lowercase hex chosen by the client, 16 to 64 bytes',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type IdentityQuery = Static<typeof IdentityQuery>;
+
+/** docs/security.md, Server identity: proof that this server holds the data directory's key. */
+export const Identity = Type.Object({
+  proof: Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      'HMAC-SHA256 of "scandesk.identity.v1\\0" + challenge + "\\0" + the port the server listens on, ' +
+      'keyed with <data-dir>/server-key, in hex',
+  }),
+});
+export type Identity = Static<typeof Identity>;
