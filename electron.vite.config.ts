@@ -8,7 +8,7 @@ export default defineConfig({
       outDir: 'out/main',
       // better-sqlite3 is a native addon: it stays outside the bundle and is loaded at run time.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
+      rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/main/desktop/main.ts') } },
     },
   },
   preload: {

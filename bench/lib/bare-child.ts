@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tokenFile } from '../../src/main/paths';
+import { tokenFile } from '../../src/main/workspace/data-dir';
 import { exited, type Scratch } from './scratch';
 import { childEnv, ROOT, waitForListening } from './serve-child';
 

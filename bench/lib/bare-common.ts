@@ -9,9 +9,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type SQLite from 'better-sqlite3';
 import { openSqlite } from '../../src/main/db/connection';
-import { databaseFile, tokenFile } from '../../src/main/paths';
+import { databaseFile, tokenFile } from '../../src/main/workspace/data-dir';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
-import { openWorkspace } from '../../src/main/workspace';
+import { openWorkspace } from '../../src/main/workspace/workspace';
 
 export interface BareStore {
   sqlite: SQLite.Database;

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
 import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
-import { databaseFile } from '../../src/main/paths';
+import { databaseFile } from '../../src/main/workspace/data-dir';
 import { prepareWorkspace } from './bare-common';
 import { downloadToFile } from './http';
 import { startServe } from './serve-child';

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIdentityProof } from '../main/identity/identity-proof';
 import { readServerKey } from '../main/identity/server-key';
-import { defaultDataDir, DEFAULT_HOST, DEFAULT_PORT, serverKeyFile, tokenFile } from '../main/paths';
-import { liveServerUrl } from '../main/server-info';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../main/server/default-address';
+import { defaultDataDir, serverKeyFile, tokenFile } from '../main/workspace/data-dir';
+import { liveServerUrl } from '../main/workspace/server-file';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
 
 // Re-exported: the error classes live apart so that index.ts can classify them without loading this file.

@@ -20,8 +20,3 @@ const nextUlid = monotonicFactory(pooledRandom);
 export function newId(kind: keyof typeof ID_PREFIX): string {
   return ID_PREFIX[kind] + nextUlid();
 }
-
-/** Timestamps are always ISO 8601 UTC with milliseconds and `Z`. */
-export function now(): string {
-  return new Date().toISOString();
-}

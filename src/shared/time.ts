@@ -45,3 +45,6 @@ export function parseDateOrDateTime(text: string): number | null {
 export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** The current instant as every stored timestamp is written. */
+export const currentTimestamp = (): string => new Date().toISOString();

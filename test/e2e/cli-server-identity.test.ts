@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverKeyFile } from '../../src/main/paths';
+import { serverKeyFile } from '../../src/main/workspace/data-dir';
 import { lines } from '../helpers/cli-output';
 import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } from '../helpers/serve-process';
 

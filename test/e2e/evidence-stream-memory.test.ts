@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../src/shared/api/evidence';
 import { formatTimestamp } from '../../src/shared/time';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
-import { openWorkspace } from '../../src/main/workspace';
+import { openWorkspace } from '../../src/main/workspace/workspace';
 import { defaultEntry, insertEvidenceScan } from '../helpers/evidence-fixtures';
 import { cleanupProcesses, makeTempDir, startServe, type ServeProcess } from '../helpers/serve-process';
 

@@ -7,7 +7,7 @@ import { buildApp, type AppOptions } from '../../src/main/server/app';
 import type { App } from '../../src/main/server/types';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { createUser } from '../../src/main/users/users.service';
-import { openWorkspace, type Workspace } from '../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 
 export interface TestUser {
   id: string;

@@ -6,10 +6,10 @@ import { openDatabase } from '../../src/main/db/connection';
 import type { Db } from '../../src/main/db/database';
 import { runDemo, type DemoSummary } from '../../src/main/demo/demo.service';
 import { listOrganizationsOfUser } from '../../src/main/organizations/organizations.repository';
-import { databaseFile, tokenFile } from '../../src/main/paths';
+import { databaseFile, tokenFile } from '../../src/main/workspace/data-dir';
 import { listScans } from '../../src/main/scans/scans.service';
 import { findUserByToken, findWorkspaceOwner } from '../../src/main/users/users.repository';
-import { WorkspaceError, openWorkspace } from '../../src/main/workspace';
+import { WorkspaceError, openWorkspace } from '../../src/main/workspace/workspace';
 import { SEVERITY_RANK } from '../../src/shared/policy/severity';
 import { snapshotDatabase } from '../helpers/assertions';
 

@@ -13,7 +13,7 @@ import { derivedScanId, derivedViolationId } from '../../src/main/evidence/impor
 import { buildApp } from '../../src/main/server/app';
 import type { App } from '../../src/main/server/types';
 import { createUser } from '../../src/main/users/users.service';
-import { openWorkspace, type Workspace } from '../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import type { Evidence } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
 import type { Manifest } from '../../src/shared/evidence-package';

@@ -7,7 +7,7 @@ import type { Db } from '../../src/main/db/database';
 import { buildApp } from '../../src/main/server/app';
 import type { App } from '../../src/main/server/types';
 import { createUser } from '../../src/main/users/users.service';
-import { openWorkspace, type Workspace } from '../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
 import { createTestContext, type TestContext, type TestUser } from '../helpers/test-app';
 

@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseFile, tokenFile } from '../../src/main/paths';
+import { databaseFile, tokenFile } from '../../src/main/workspace/data-dir';
 import { buildApp } from '../../src/main/server/app';
 import { deleteUser } from '../../src/main/users/users.repository';
-import { openWorkspace, WorkspaceError } from '../../src/main/workspace';
+import { openWorkspace, WorkspaceError } from '../../src/main/workspace/workspace';
 import { expectError } from '../helpers/assertions';
 import { createTestContext, type TestContext } from '../helpers/test-app';
 

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenFile } from '../../src/main/paths';
+import { tokenFile } from '../../src/main/workspace/data-dir';
 import type { Settings } from '../../src/shared/api/settings';
 import { expectError } from '../helpers/assertions';
 import { createTestContext, type TestContext } from '../helpers/test-app';

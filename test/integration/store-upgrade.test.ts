@@ -7,10 +7,10 @@ import type { ScanList } from '../../src/shared/api/scans';
 import { openDatabase } from '../../src/main/db/connection';
 import { migrateToLatest } from '../../src/main/db/migrate';
 import { migrations } from '../../src/main/db/migrations/index';
-import { databaseFile } from '../../src/main/paths';
+import { databaseFile } from '../../src/main/workspace/data-dir';
 import { buildApp } from '../../src/main/server/app';
 import { createUser } from '../../src/main/users/users.service';
-import { openWorkspace, type Workspace } from '../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import { fixtureScanId, insertScans } from '../helpers/scan-fixtures';
 
 /** The last migration before the scans list got covering indexes and the scan_counts rollup. */

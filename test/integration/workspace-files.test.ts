@@ -2,9 +2,9 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { databaseFile } from '../../src/main/paths';
-import { writeServerInfo } from '../../src/main/server-info';
-import { openWorkspace } from '../../src/main/workspace';
+import { databaseFile } from '../../src/main/workspace/data-dir';
+import { writeServerInfo } from '../../src/main/workspace/server-file';
+import { openWorkspace } from '../../src/main/workspace/workspace';
 
 // Everything in a data directory is the workspace's: the store and its WAL, the owner's token, the
 // server's key (docs/security.md, Server identity) and its address. Each file is 0600 whatever

@@ -15,12 +15,31 @@ describe('layering rules', () => {
   it.each([
     ['src/shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\n"],
     ['src/shared/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src/shared/probe.ts', "import { DEFAULT_PORT } from '../main/paths';\nexport const p = DEFAULT_PORT;\n"],
+    [
+      'src/shared/probe.ts',
+      "import { defaultDataDir } from '../main/workspace/data-dir';\nexport const p = defaultDataDir;\n",
+    ],
     ['src/shared/probe.ts', 'export const w = window.location;\n'],
     ['src/main/users/probe.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src/main/probe.ts', "import { App } from '../renderer/src/App';\nexport const a = App;\n"],
-    ['src/renderer/src/probe.ts', "import { DEFAULT_PORT } from '../../main/paths';\nexport const p = DEFAULT_PORT;\n"],
+    [
+      'src/renderer/src/probe.ts',
+      "import { defaultDataDir } from '../../main/workspace/data-dir';\nexport const p = defaultDataDir;\n",
+    ],
     ['src/renderer/src/probe.ts', "import { join } from 'node:path';\nexport const j = join;\n"],
+    ['src/main/core.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    [
+      'src/main/users/probe.ts',
+      "import { createMainWindow } from '../desktop/window';\nexport const w = createMainWindow;\n",
+    ],
+    [
+      'src/main/desktop/probe.ts',
+      "import { openWorkspace } from '../workspace/workspace';\nexport const o = openWorkspace;\n",
+    ],
+    [
+      'src/main/desktop/probe.ts',
+      "import { findScan } from '../scans/scans.repository';\nexport const f = findScan;\n",
+    ],
   ])('refuses %s importing across the boundary: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).not.toEqual([]);
   });
@@ -31,7 +50,13 @@ describe('layering rules', () => {
       'src/renderer/src/probe.ts',
       "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n",
     ],
-    ['src/main/index.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    ['src/main/desktop/main.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    ['src/main/desktop/probe.ts', "import { openWorkspace } from '../core';\nexport const o = openWorkspace;\n"],
+    ['src/main/desktop/probe.ts', "import { isAppUrl } from './navigation-policy';\nexport const i = isAppUrl;\n"],
+    [
+      'src/main/desktop/probe.ts',
+      "import { DESKTOP_CHANNELS } from '../../shared/desktop-api';\nexport const d = DESKTOP_CHANNELS;\n",
+    ],
   ])('allows %s: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).toEqual([]);
   });

@@ -4,7 +4,7 @@ import type { Configuration, FileSet, TargetConfiguration } from 'electron-build
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEV_BINDING, PACKAGED_BINDING } from '../../src/main/native-binding';
+import { DEV_BINDING, PACKAGED_BINDING } from '../../src/main/desktop/native-binding';
 
 // Packaging cannot run here (electron-builder downloads Electron for each target), so this checks
 // the configuration the way electron-builder reads it: its own loader and its own schema.

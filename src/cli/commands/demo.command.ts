@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { tokenFile } from '../../main/paths';
+import { tokenFile } from '../../main/workspace/data-dir';
 import { EXIT, UsageError } from '../usage-error';
 
 const MAX_SCANS = 100_000_000;

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, DEFAULT_PORT, defaultDataDir, tokenFile } from '../../main/paths';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../main/server/default-address';
+import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
 import { startServer } from '../../main/server/listen';
 import { rendererDir } from '../../main/renderer-dir';
-import { openWorkspace } from '../../main/workspace';
+import { openWorkspace } from '../../main/workspace/workspace';
 import { EXIT, UsageError } from '../usage-error';
 
 export function parsePort(value: string): number {

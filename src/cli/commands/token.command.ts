@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, tokenFile } from '../../main/paths';
+import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
 import { findWorkspaceOwner } from '../../main/users/users.repository';
 import { rotateToken } from '../../main/users/users.service';
-import { openWorkspace, writeTokenFile } from '../../main/workspace';
+import { openWorkspace, writeTokenFile } from '../../main/workspace/workspace';
 import { EXIT } from '../usage-error';
 
 export async function tokenCommand(args: string[]): Promise<number> {

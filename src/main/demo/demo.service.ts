@@ -1,11 +1,11 @@
 import { openSqlite, wrapSqlite } from '../db/connection';
 import type { Db } from '../db/database';
 import { insertOrganization, upsertMembership } from '../organizations/organizations.repository';
-import { databaseFile } from '../paths';
+import { databaseFile } from '../workspace/data-dir';
 import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
-import { WorkspaceError, openWorkspace } from '../workspace';
+import { WorkspaceError, openWorkspace } from '../workspace/workspace';
 import { BulkInserter, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
 import { timelineInserter } from '../evidence/evidence.repository';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { serverKeyFile } from '../paths';
+import { serverKeyFile } from '../workspace/data-dir';
 
 /** 32 random bytes, hex, in `<data-dir>/server-key`, mode 0600; made once, kept across restarts. */
 export function ensureServerKey(dataDir: string): void {

@@ -1,7 +1,8 @@
 import type { Role } from '../../shared/api/common';
 import type { Member, Organization } from '../../shared/api/organizations';
 import type { Db, Executor } from '../db/database';
-import { newId, now } from '../ids';
+import { currentTimestamp } from '../../shared/time';
+import { newId } from '../ids';
 import { conflict, forbidden, notFound } from '../server/api-error';
 import { removeFromOrganizationTeams } from '../teams/teams.repository';
 import { findUserById } from '../users/users.repository';
@@ -28,7 +29,7 @@ export async function readOrganization(db: Db, userId: string, id: string): Prom
 /** The creator becomes the owner; a new organization starts with the empty policy (SPEC.md §7). */
 export async function createOrganization(db: Db, userId: string, name: string): Promise<Organization> {
   const id = newId('organization');
-  const at = now();
+  const at = currentTimestamp();
   return db.transaction().execute(async (trx) => {
     await repo.insertOrganization(trx, { id, name: name.trim(), plan: 'free', created_at: at });
     await repo.upsertMembership(trx, { organization_id: id, user_id: userId, role: 'owner', joined_at: at });
@@ -76,7 +77,7 @@ export async function setMemberRole(db: Db, callerId: string, id: string, userId
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const current = await repo.findRole(trx, id, userId);
     if (role !== 'owner') await refuseLastOwnerLoss(trx, id, current);
-    await repo.upsertMembership(trx, { organization_id: id, user_id: userId, role, joined_at: now() });
+    await repo.upsertMembership(trx, { organization_id: id, user_id: userId, role, joined_at: currentTimestamp() });
     return findMember(trx, id, userId);
   });
 }

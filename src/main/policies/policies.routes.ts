@@ -1,6 +1,6 @@
 import { OrganizationParams } from '../../shared/api/organizations';
 import { Policy } from '../../shared/api/policies';
-import { now } from '../ids';
+import { currentTimestamp } from '../../shared/time';
 import { requireRole } from '../organizations/access';
 import type { App, RouteDeps } from '../server/types';
 import { findPolicy, savePolicy } from './policies.repository';
@@ -31,7 +31,7 @@ export function registerPolicyRoutes(app: App, { db }: RouteDeps): void {
     async (request) =>
       db.transaction().execute(async (trx) => {
         await requireRole(trx, request.params.id, request.user.id, 'admin');
-        await savePolicy(trx, request.params.id, request.body, now());
+        await savePolicy(trx, request.params.id, request.body, currentTimestamp());
         return findPolicy(trx, request.params.id);
       }),
   );

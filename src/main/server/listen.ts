@@ -1,4 +1,4 @@
-import type { Workspace } from '../workspace';
+import type { Workspace } from '../workspace/workspace';
 import { VERSION } from '../version';
 import { buildApp } from './app';
 import type { LogDestination } from './logging';

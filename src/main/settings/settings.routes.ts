@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Settings } from '../../shared/api/settings';
-import { tokenFile } from '../paths';
+import { tokenFile } from '../workspace/data-dir';
 import { forbidden } from '../server/api-error';
 import type { App, RouteDeps } from '../server/types';
 

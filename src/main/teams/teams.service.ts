@@ -1,6 +1,7 @@
 import type { Team, TeamMember, TeamMembership, TeamSummary } from '../../shared/api/teams';
 import type { Db, Executor } from '../db/database';
-import { newId, now } from '../ids';
+import { currentTimestamp } from '../../shared/time';
+import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
 import { findRole, upsertMembership } from '../organizations/organizations.repository';
 import { conflict, notFound } from '../server/api-error';
@@ -54,7 +55,7 @@ export async function createTeam(db: Db, userId: string, organizationId: string,
       organization_id: organizationId,
       name: trimmed,
       name_key: nameKey,
-      created_at: now(),
+      created_at: currentTimestamp(),
     });
     return toTeam((await repo.findTeam(trx, id))!);
   });
@@ -75,7 +76,7 @@ export async function addTeamMember(
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const existing = await repo.findTeamMember(trx, teamId, userId);
     if (existing) return { created: false, membership: existing };
-    const at = now();
+    const at = currentTimestamp();
     if (!(await findRole(trx, team.organization_id, userId))) {
       await upsertMembership(trx, {
         organization_id: team.organization_id,

@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
-import { newId, now } from '../ids';
+import { currentTimestamp } from '../../shared/time';
+import { newId } from '../ids';
 import { deleteSessionsOfUser } from './sessions.repository';
 import { generateToken } from './token';
 import { deleteTokensOfUser, insertToken, insertUser } from './users.repository';
@@ -20,7 +21,7 @@ export async function createUser(
     id: newId('user'),
     name: name.trim(),
     is_workspace_owner: options.workspaceOwner ? 1 : 0,
-    created_at: now(),
+    created_at: currentTimestamp(),
   };
   const token = options.token ?? generateToken();
   await db.transaction().execute(async (trx) => {
@@ -36,7 +37,7 @@ export async function rotateToken(db: Db, userId: string): Promise<string> {
   await db.transaction().execute(async (trx: Executor) => {
     await deleteTokensOfUser(trx, userId);
     await deleteSessionsOfUser(trx, userId);
-    await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: now() });
+    await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: currentTimestamp() });
   });
   return token;
 }

@@ -10,7 +10,7 @@ import {
   type TimelineTuple,
 } from '../../../src/main/evidence/evidence.repository';
 import { findWorkspaceOwner } from '../../../src/main/users/users.repository';
-import { openWorkspace, type Workspace } from '../../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 
 const SCAN = 'scan_long';
 const OTHER = 'scan_other';

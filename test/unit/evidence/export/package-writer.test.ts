@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeEvidencePackage } from '../../../../src/main/evidence/export/package-writer';
 import { findWorkspaceOwner } from '../../../../src/main/users/users.repository';
-import { openWorkspace, type Workspace } from '../../../../src/main/workspace';
+import { openWorkspace, type Workspace } from '../../../../src/main/workspace/workspace';
 
 const SCAN = 'scan_long';
 /** Ten of the writer's timeline chunks. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evidenceFileFromArgument, evidenceFilesFromArgv } from '../../src/main/evidence-args';
+import { evidenceFileFromArgument, evidenceFilesFromArgv } from '../../../src/main/desktop/file-arguments';
 
 describe('evidence files on a command line (argv on Windows/Linux, second instances)', () => {
   let dir: string;

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DesktopApi, DesktopImportOutcome } from '../../src/shared/desktop-api';
-import { DESKTOP_CHANNELS } from '../../src/shared/desktop-api';
+import type { DesktopApi, DesktopImportOutcome } from '../../../src/shared/desktop-api';
+import { DESKTOP_CHANNELS } from '../../../src/shared/desktop-api';
 
 // Electron cannot run here, so its modules are replaced at the module boundary: these fakes record
 // what the shell asks of Electron, and the tests drive the handlers it registered.
@@ -88,12 +88,12 @@ vi.mock('electron', async () => {
   };
 });
 
-const { createMainWindow, secureWebPreferences } = await import('../../src/main/window');
-const { hardenSession, hardenWebContents } = await import('../../src/main/security');
-const { registerIpc } = await import('../../src/main/ipc');
-const { menuTemplate, aboutText } = await import('../../src/main/menu');
+const { createMainWindow, secureWebPreferences } = await import('../../../src/main/desktop/window');
+const { hardenSession, hardenWebContents } = await import('../../../src/main/desktop/security');
+const { registerIpc } = await import('../../../src/main/desktop/ipc');
+const { menuTemplate, aboutText } = await import('../../../src/main/desktop/menu');
 const { confirmEvidenceImport, EvidenceOpener, listenForOpenedFiles, EVIDENCE_FILTERS } =
-  await import('../../src/main/open-files');
+  await import('../../../src/main/desktop/open-files');
 
 const APP = 'http://127.0.0.1:4790';
 
@@ -447,7 +447,7 @@ describe('opening evidence files: dialog, argv, second instance, open-file', () 
 
 describe('the preload', () => {
   it('exposes one typed object over the fixed channels', async () => {
-    await import('../../src/preload/index');
+    await import('../../../src/preload/index');
     const api = fake.exposed.get('desktop') as DesktopApi;
     expect([...fake.exposed.keys()]).toEqual(['desktop']);
     expect(Object.keys(api).sort()).toEqual(

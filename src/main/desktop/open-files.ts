@@ -1,12 +1,13 @@
 import { basename } from 'node:path';
 import { dialog, type App, type BrowserWindow } from 'electron';
-import type { DesktopImportOutcome } from '../shared/desktop-api';
-import { evidenceFileFromArgument, evidenceFilesFromArgv } from './evidence-args';
+import type { DesktopImportOutcome } from '../../shared/desktop-api';
+import { evidenceFileFromArgument, evidenceFilesFromArgv } from './file-arguments';
 
 // Evidence files reach the app four ways: the File menu's dialog, the renderer asking for that
 // dialog, the command line of this or a second launch, and macOS's open-file. All end in the one
-// `importFiles` (desktop-import.ts, the API's import service); this file only collects them, and
-// asks before importing the last two kinds, which the user did not pick inside the app.
+// `importFiles` (evidence/import/file-import.ts, the API's import service); this file only
+// collects them, and asks before importing the last two kinds, which the user did not pick
+// inside the app.
 
 export const EVIDENCE_FILTERS = [{ name: 'Evidence packages', extensions: ['zip'] }];
 

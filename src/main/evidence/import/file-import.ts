@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { DesktopImportOutcome } from '../shared/desktop-api';
-import type { Db } from './db/database';
-import { importEvidencePackage } from './evidence/import/package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './evidence/import/package-archive';
-import { ApiError } from './server/api-error';
+import type { DesktopImportOutcome } from '../../../shared/desktop-api';
+import type { Db } from '../../db/database';
+import { importEvidencePackage } from './package-import.service';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
+import { ApiError } from '../../server/api-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as
 // POST /v1/evidence/imports, with the same limits, so a file is accepted or refused alike; only

@@ -1,5 +1,5 @@
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent } from 'electron';
-import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../shared/desktop-api';
+import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../../shared/desktop-api';
 import { isAppUrl } from './navigation-policy';
 
 // The main-process side of the preload's fixed channels. Every call is checked to come from a

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../helpers/test-app';
+import { createTestContext, type TestContext } from '../../helpers/test-app';
 
 // The desktop window shows the served UI: every page and asset must carry the strict CSP.
 

@@ -1,8 +1,8 @@
-import type { Db } from './db/database';
-import { sessionCookieName } from './server/session';
-import { DESKTOP_SESSION } from './users/session-policy';
-import { createSession, deleteSession } from './users/sessions.repository';
-import { findWorkspaceOwner } from './users/users.repository';
+import type { Db } from '../db/database';
+import { sessionCookieName } from '../server/session';
+import { DESKTOP_SESSION } from './session-policy';
+import { createSession, deleteSession } from './sessions.repository';
+import { findWorkspaceOwner } from './users.repository';
 
 // The desktop window signs in as the workspace owner with the same session cookie the browser
 // gets from /?token= (SPEC.md §2), set by the shell itself so no token ever appears in a URL.

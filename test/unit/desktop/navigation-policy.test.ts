@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppUrl, isSafeExternalUrl } from '../../src/main/navigation-policy';
+import { isAppUrl, isSafeExternalUrl } from '../../../src/main/desktop/navigation-policy';
 
 const APP = 'http://127.0.0.1:4790';
 

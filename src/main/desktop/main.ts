@@ -1,29 +1,38 @@
 import { app, dialog, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../shared/desktop-api';
-import { describeOutcomes, importEvidenceFiles } from './desktop-import';
-import { startDesktopSession, type DesktopSession } from './desktop-session';
+import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../../shared/desktop-api';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  describeOutcomes,
+  type DesktopSession,
+  importEvidenceFiles,
+  openWorkspace,
+  removeServerInfo,
+  type RunningServer,
+  startDesktopSession,
+  startServer,
+  VERSION,
+  type Workspace,
+  writeServerInfo,
+} from '../core';
 import { registerIpc } from './ipc';
 import { installMenu, showAbout } from './menu';
 import { resolveNativeBinding } from './native-binding';
 import { confirmEvidenceImport, EvidenceOpener, listenForOpenedFiles } from './open-files';
-import { DEFAULT_HOST, DEFAULT_PORT } from './paths';
 import { hardenSession, hardenWebContents } from './security';
-import { removeServerInfo, writeServerInfo } from './server-info';
-import { startServer, type RunningServer } from './server/listen';
-import { VERSION } from './version';
 import { createMainWindow, focusWindow } from './window';
 import { windowStateFile } from './window-state';
-import { openWorkspace, type Workspace } from './workspace';
 
 // The thin desktop shell: open the store, start the embedded server, show the served UI signed in
-// as the workspace owner. Everything it starts is plain Node code that the CLI and the tests run
-// too; the Electron wiring is in window.ts, security.ts, ipc.ts, menu.ts and open-files.ts.
+// as the workspace owner. Everything it starts comes through ../core.ts and is plain Node code that
+// the CLI and the tests run too; the Electron wiring is in this folder.
 
 // Electron's build of better-sqlite3 (native-binding.ts); undefined under plain Node.
 const nativeBinding = resolveNativeBinding();
 
+// out/main once bundled (electron.vite.config.ts), wherever this source file sits.
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 interface Running {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDataDir } from '../../src/main/paths';
-import { redactUrl } from '../../src/main/server/logging';
+import { defaultDataDir } from '../../../src/main/workspace/data-dir';
+import { redactUrl } from '../../../src/main/server/logging';
 
 describe('defaultDataDir', () => {
   it('prefers SCANDESK_DATA_DIR', () => {

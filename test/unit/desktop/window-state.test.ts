@@ -11,7 +11,7 @@ import {
   parseWindowState,
   saveWindowState,
   windowStateFile,
-} from '../../src/main/window-state';
+} from '../../../src/main/desktop/window-state';
 
 const PRIMARY = { x: 0, y: 0, width: 1920, height: 1040 };
 const RIGHT = { x: 1920, y: 0, width: 1280, height: 1000 };

@@ -4,10 +4,10 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Paths from '../../src/main/paths';
-import type { DesktopImportOutcome } from '../../src/shared/desktop-api';
-import { submitScan } from '../helpers/scan-fixtures';
-import { createTestContext } from '../helpers/test-app';
+import type * as Paths from '../../../src/main/workspace/data-dir';
+import type { DesktopImportOutcome } from '../../../src/shared/desktop-api';
+import { submitScan } from '../../helpers/scan-fixtures';
+import { createTestContext } from '../../helpers/test-app';
 
 // src/main/index.ts run end to end with Electron replaced by fakes: the store, server, session
 // cookie, server.json, window, argv import and quit are real; only Electron's objects are not.
@@ -25,7 +25,7 @@ const fake = vi.hoisted(() => ({
   windowOpenHandlers: 0,
 }));
 
-vi.mock('../../src/main/paths', async (importOriginal) => ({
+vi.mock('../../../src/main/workspace/data-dir', async (importOriginal) => ({
   ...(await importOriginal<typeof Paths>()),
   get DEFAULT_PORT() {
     return fake.defaultPort;
@@ -112,7 +112,7 @@ describe('the desktop main process (Electron faked)', () => {
     fake.defaultPort = (blocker.address() as { port: number }).port;
     argv = process.argv;
     process.argv = ['/usr/bin/electron', '.', '--inspect=9229', evidence];
-    await import('../../src/main/index');
+    await import('../../../src/main/desktop/main');
   });
 
   afterAll(async () => {
@@ -183,7 +183,7 @@ describe('the desktop main process (Electron faked)', () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     // The database was closed cleanly (no WAL left behind) and the session is gone from it.
     expect(existsSync(join(fake.userData, 'scandesk.db-wal'))).toBe(false);
-    const { openWorkspace } = await import('../../src/main/workspace');
+    const { openWorkspace } = await import('../../../src/main/workspace/workspace');
     const reopened = await openWorkspace(fake.userData);
     try {
       // Any port: the row itself must be gone, not merely refused on a port it is not bound to.

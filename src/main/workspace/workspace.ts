@@ -1,11 +1,11 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { openDatabase, refreshPlannerStatistics, type OpenOptions } from './db/connection';
-import type { Db } from './db/database';
-import { migrateToLatest } from './db/migrate';
-import { databaseFile, tokenFile } from './paths';
-import { ensureServerKey } from './identity/server-key';
-import { findWorkspaceOwner } from './users/users.repository';
-import { createUser } from './users/users.service';
+import { openDatabase, refreshPlannerStatistics, type OpenOptions } from '../db/connection';
+import type { Db } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { databaseFile, tokenFile } from './data-dir';
+import { ensureServerKey } from '../identity/server-key';
+import { findWorkspaceOwner } from '../users/users.repository';
+import { createUser } from '../users/users.service';
 
 export interface Workspace {
   dataDir: string;

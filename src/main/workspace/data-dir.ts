@@ -2,8 +2,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export const APP_FOLDER = 'Scandesk';
-export const DEFAULT_PORT = 4790;
-export const DEFAULT_HOST = '127.0.0.1';
 
 /**
  * `SCANDESK_DATA_DIR`, else the platform's user-data folder: the same folder Electron's

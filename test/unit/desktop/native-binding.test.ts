@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEV_BINDING, PACKAGED_BINDING, resolveNativeBinding } from '../../src/main/native-binding';
+import { DEV_BINDING, PACKAGED_BINDING, resolveNativeBinding } from '../../../src/main/desktop/native-binding';
 
 const ROOT = join('/', 'checkout');
 const RESOURCES = join('/', 'opt', 'Scandesk', 'resources');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveClientOptions } from '../../src/cli/client';
+import { resolveClientOptions } from '../../../src/cli/client';
 import {
   isProcessAlive,
   liveServerUrl,
@@ -10,7 +10,7 @@ import {
   removeServerInfo,
   serverInfoFile,
   writeServerInfo,
-} from '../../src/main/server-info';
+} from '../../../src/main/workspace/server-file';
 
 // A pid that no process has: above Linux's pid_max (4194304) and macOS's 99999.
 const DEAD_PID = 2 ** 30;

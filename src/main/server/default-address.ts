@@ -1,0 +1,3 @@
+// Where `scandesk serve`, the desktop app and the CLI meet when nobody says otherwise (SPEC.md §9).
+export const DEFAULT_PORT = 4790;
+export const DEFAULT_HOST = '127.0.0.1';
