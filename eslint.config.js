@@ -32,6 +32,13 @@ const MAIN_STAYS_MAIN = {
   group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
   message: 'src/main may use src/shared only.',
 };
+// The HTTP assembly: the app that registers every feature's routes, and the door the shell uses.
+const ASSEMBLY = ['src/main/server/**', 'src/main/core.ts'];
+const CORE_RULES = [
+  { group: ['electron', 'electron/*'], message: 'Only src/main/desktop imports electron; the core is plain Node.' },
+  { group: ['**/desktop/**'], message: 'The core never imports the desktop shell.' },
+  MAIN_STAYS_MAIN,
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
@@ -73,17 +80,20 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**'],
-    ignores: DESKTOP_SHELL,
+    ignores: [...DESKTOP_SHELL, ...ASSEMBLY],
     rules: {
       'no-restricted-imports': restrict([
+        ...CORE_RULES,
         {
-          group: ['electron', 'electron/*'],
-          message: 'Only src/main/desktop imports electron; the core is plain Node.',
+          group: ['**/server/*'],
+          message: 'Features use the HTTP toolkit (src/main/http); only the assembly names features.',
         },
-        { group: ['**/desktop/**'], message: 'The core never imports the desktop shell.' },
-        MAIN_STAYS_MAIN,
       ]),
     },
+  },
+  {
+    files: ASSEMBLY,
+    rules: { 'no-restricted-imports': restrict(CORE_RULES) },
   },
   {
     files: DESKTOP_SHELL,

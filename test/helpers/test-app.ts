@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/main/db/database';
 import { buildApp, type AppOptions } from '../../src/main/server/app';
-import type { App } from '../../src/main/server/types';
+import type { App } from '../../src/main/http/route-types';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { createUser } from '../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';

@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import/import-ids';
 import { buildApp } from '../../src/main/server/app';
-import type { App } from '../../src/main/server/types';
+import type { App } from '../../src/main/http/route-types';
 import { createUser } from '../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import type { Evidence } from '../../src/shared/api/evidence';

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/main/db/database';
 import { buildApp } from '../../src/main/server/app';
-import type { App } from '../../src/main/server/types';
+import type { App } from '../../src/main/http/route-types';
 import { createUser } from '../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import { expectError, snapshotDatabase } from '../helpers/assertions';

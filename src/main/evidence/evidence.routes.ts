@@ -8,7 +8,7 @@ import {
   TimelinePageQuery,
 } from '../../shared/api/evidence';
 import { TokenBreakdown, Violation } from '../../shared/api/scans';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import { parseEvidenceTypes, readEvidence, timelineBuckets, timelinePage } from './evidence.service';
 
 const tags = ['evidence'];

@@ -1,6 +1,6 @@
 import { Identity, IdentityQuery } from '../../shared/api/identity';
-import { ApiError } from '../server/api-error';
-import type { App } from '../server/types';
+import { ApiError } from '../http/api-error';
+import type { App } from '../http/route-types';
 import { identityProof } from './identity-proof';
 import { readServerKey } from './server-key';
 

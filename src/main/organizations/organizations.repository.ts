@@ -116,3 +116,12 @@ export async function insertDefaultPolicy(db: Executor, organizationId: string, 
     })
     .execute();
 }
+
+/** Leaving an organization means leaving its teams too: team membership needs organization membership. */
+export async function removeFromOrganizationTeams(db: Executor, organizationId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('user_id', '=', userId)
+    .where('team_id', 'in', db.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
+    .execute();
+}

@@ -8,7 +8,7 @@ import {
   OrganizationList,
   OrganizationParams,
 } from '../../shared/api/organizations';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import { listOrganizationsOfUser } from './organizations.repository';
 import * as service from './organizations.service';
 

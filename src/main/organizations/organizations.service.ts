@@ -3,8 +3,7 @@ import type { Member, Organization } from '../../shared/api/organizations';
 import type { Db, Executor } from '../db/database';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
-import { conflict, forbidden, notFound } from '../server/api-error';
-import { removeFromOrganizationTeams } from '../teams/teams.repository';
+import { conflict, forbidden, notFound } from '../http/api-error';
 import { findUserById } from '../users/users.repository';
 import { requireRole } from './access';
 import * as repo from './organizations.repository';
@@ -93,7 +92,7 @@ export async function removeMember(db: Db, callerId: string, id: string, userId:
     if (!targetRole) throw notFound('member');
     if (targetRole === 'owner' && callerRole !== 'owner') throw forbidden('only an owner may remove an owner');
     await refuseLastOwnerLoss(trx, id, targetRole);
-    await removeFromOrganizationTeams(trx, id, userId);
+    await repo.removeFromOrganizationTeams(trx, id, userId);
     await repo.deleteMembership(trx, id, userId);
   });
 }

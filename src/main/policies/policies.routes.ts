@@ -2,7 +2,7 @@ import { OrganizationParams } from '../../shared/api/organizations';
 import { Policy } from '../../shared/api/policies';
 import { currentTimestamp } from '../../shared/time';
 import { requireRole } from '../organizations/access';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import { findPolicy, savePolicy } from './policies.repository';
 
 const tags = ['policies'];

@@ -1,5 +1,5 @@
 import { Scan, ScanList, ScanListQuery, ScanParams, SubmitScanBody } from '../../shared/api/scans';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import { listScans, readScan, submitScan } from './scans.service';
 
 const tags = ['scans'];

@@ -14,7 +14,7 @@ import { batchedWrite } from '../db/write-batcher';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
-import { ApiError, notFound } from '../server/api-error';
+import { ApiError, notFound } from '../http/api-error';
 import { toScan, toScanSummary } from './scan-mapping';
 import { insertTimelineEntries } from '../evidence/evidence.repository';
 import * as repo from './scans.repository';

@@ -21,7 +21,7 @@ import { registerSettingsRoutes } from '../settings/settings.routes';
 import { registerStatsRoutes } from '../stats/stats.routes';
 import { registerTeamRoutes } from '../teams/teams.routes';
 import { registerUserRoutes } from '../users/users.routes';
-import { ApiError, forbidden } from './api-error';
+import { ApiError, forbidden } from '../http/api-error';
 import { authenticate } from './auth';
 import { registerErrorHandler, sendError } from './errors';
 import { checkRequestOrigin } from './guards';
@@ -31,8 +31,8 @@ import { isFromAnotherOrigin } from './fetch-metadata';
 import { isApiPath, normalizedPath } from './request-path';
 import { loggerOptions, type LogDestination } from './logging';
 import { openApiOptions } from './openapi';
-import type { App } from './types';
-import { validatorCompiler } from './validation';
+import type { App } from '../http/route-types';
+import { validatorCompiler } from '../http/validation';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 

@@ -3,8 +3,8 @@ import type { Db } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
 import { findUserBySession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
-import { ApiError } from './api-error';
-import { sessionCookieName } from './session';
+import { ApiError } from '../http/api-error';
+import { sessionCookieName } from '../users/session-policy';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../../shared/api/errors';
-import { ApiError } from './api-error';
-import { detailsFromAjv } from './validation';
+import { ApiError } from '../http/api-error';
+import { detailsFromAjv } from '../http/validation';
 
 const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'the body is not valid JSON' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { assertJsonDepth, JsonDepthError } from '../../shared/json-depth';
-import { ApiError } from './api-error';
+import { ApiError } from '../http/api-error';
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), after a nesting check: JSON.parse

@@ -2,7 +2,7 @@ import type { Workspace } from '../workspace/workspace';
 import { VERSION } from '../version';
 import { buildApp } from './app';
 import type { LogDestination } from './logging';
-import type { App } from './types';
+import type { App } from '../http/route-types';
 
 export interface ServerOptions {
   workspace: Workspace;

@@ -1,19 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
-import { BROWSER_SESSION } from '../users/session-policy';
+import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
 import { isUserNavigation } from './fetch-metadata';
-import type { App } from './types';
-
-/**
- * Browsers send every cookie of 127.0.0.1 to every port there, so the cookie is named for the port:
- * two servers never overwrite each other's sessions, and each ignores the other's (the session
- * is bound to its port in the store too).
- */
-export function sessionCookieName(port: number | null): string {
-  return port === null ? 'scandesk_session' : `scandesk_session_${port}`;
-}
+import type { App } from '../http/route-types';
 
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict' } as const;
 

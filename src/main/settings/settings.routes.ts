@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Settings } from '../../shared/api/settings';
 import { tokenFile } from '../workspace/data-dir';
-import { forbidden } from '../server/api-error';
-import type { App, RouteDeps } from '../server/types';
+import { forbidden } from '../http/api-error';
+import type { App, RouteDeps } from '../http/route-types';
 
 export interface SettingsDeps extends RouteDeps {
   /** The data directory whose token file is shown; without one (some tests) nothing is read. */

@@ -1,5 +1,5 @@
 import { TokenStats, TokenStatsQuery, ViolationStats, ViolationStatsQuery } from '../../shared/api/stats';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import { tokenStats, violationStats } from './stats.service';
 
 export function registerStatsRoutes(app: App, { db }: RouteDeps): void {

@@ -104,11 +104,3 @@ export async function listTeamMembers(
     .orderBy('team_members.user_id')
     .execute();
 }
-
-export async function removeFromOrganizationTeams(db: Executor, organizationId: string, userId: string): Promise<void> {
-  await db
-    .deleteFrom('team_members')
-    .where('user_id', '=', userId)
-    .where('team_id', 'in', db.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
-    .execute();
-}

@@ -9,7 +9,7 @@ import {
   TeamMembership,
   TeamParams,
 } from '../../shared/api/teams';
-import type { App, RouteDeps } from '../server/types';
+import type { App, RouteDeps } from '../http/route-types';
 import * as service from './teams.service';
 
 const tags = ['teams'];

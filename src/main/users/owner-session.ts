@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { sessionCookieName } from '../server/session';
+import { sessionCookieName } from './session-policy';
 import { DESKTOP_SESSION } from './session-policy';
 import { createSession, deleteSession } from './sessions.repository';
 import { findWorkspaceOwner } from './users.repository';

@@ -54,3 +54,12 @@ export function sessionTimes(lifetime: SessionLifetime, at: Date, port: number |
     expires_at: new Date(at.getTime() + lifetime.absoluteMs).toISOString(),
   };
 }
+
+/**
+ * Browsers send every cookie of 127.0.0.1 to every port there, so the cookie is named for the port:
+ * two servers never overwrite each other's sessions, and each ignores the other's (the session
+ * is bound to its port in the store too).
+ */
+export function sessionCookieName(port: number | null): string {
+  return port === null ? 'scandesk_session' : `scandesk_session_${port}`;
+}

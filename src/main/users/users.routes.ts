@@ -1,6 +1,6 @@
 import { CreatedUser, CreateUserBody, User, UserList } from '../../shared/api/users';
-import { forbidden } from '../server/api-error';
-import type { App, RouteDeps } from '../server/types';
+import { forbidden } from '../http/api-error';
+import type { App, RouteDeps } from '../http/route-types';
 import { listUsers } from './users.repository';
 import { createUser, toUser } from './users.service';
 

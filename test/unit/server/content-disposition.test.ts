@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentDisposition } from '../../../src/main/server/content-disposition';
+import { attachmentDisposition } from '../../../src/main/http/content-disposition';
 
 /** The parameters as a client reads them: the quoted fallback and the decoded `filename*`. */
 function parse(header: string): { fallback: string; exact: string } {

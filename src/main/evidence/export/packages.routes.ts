@@ -2,9 +2,9 @@ import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
 import type { ScanRow } from '../../db/tables/scan.table';
 import { findVisibleScan } from '../../scans/scans.repository';
-import { ApiError } from '../../server/api-error';
-import { attachmentDisposition } from '../../server/content-disposition';
-import type { App, RouteDeps } from '../../server/types';
+import { ApiError } from '../../http/api-error';
+import { attachmentDisposition } from '../../http/content-disposition';
+import type { App, RouteDeps } from '../../http/route-types';
 import { writeEvidencePackage } from './package-writer';
 
 const tags = ['evidence'];

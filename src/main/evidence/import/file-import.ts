@@ -4,7 +4,7 @@ import type { DesktopImportOutcome } from '../../../shared/desktop-api';
 import type { Db } from '../../db/database';
 import { importEvidencePackage } from './package-import.service';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
-import { ApiError } from '../../server/api-error';
+import { ApiError } from '../../http/api-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as
 // POST /v1/evidence/imports, with the same limits, so a file is accepted or refused alike; only

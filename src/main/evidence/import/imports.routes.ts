@@ -7,8 +7,8 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
-import { ApiError } from '../../server/api-error';
-import type { App, RouteDeps } from '../../server/types';
+import { ApiError } from '../../http/api-error';
+import type { App, RouteDeps } from '../../http/route-types';
 import { importEvidencePackage } from './package-import.service';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
 

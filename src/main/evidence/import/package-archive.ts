@@ -10,7 +10,7 @@ import {
   type ZipFile,
 } from 'yauzl';
 import { JsonDepthError, JsonDepthGuard } from '../../../shared/json-depth';
-import { ApiError } from '../../server/api-error';
+import { ApiError } from '../../http/api-error';
 import { JsonlLineError, JsonlLineSplitter } from '../jsonl/line-splitter';
 import {
   hasZip64Extra,

@@ -1,17 +1,12 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Label, TokenCount, Timestamp } from '../../../shared/api/common';
 import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { Manifest } from '../../../shared/evidence-package';
 import { parseDateOrDateTime } from '../../../shared/time';
-import { ApiError } from '../../server/api-error';
-import { detailsFromAjv } from '../../server/validation';
+import { ApiError } from '../../http/api-error';
+import { detailsFromAjv, makeAjv } from '../../http/validation';
 import { quickTimelineEntry, quickTimelineLine } from './quick-timeline-entry';
-
-// ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as typeof addFormatsModule;
 
 /**
  * Scan ids become parts of entry paths, URLs and download names: the id rule (src/shared/ids.ts)
@@ -49,8 +44,7 @@ export const EvidenceDocument = Type.Object({
 });
 export type EvidenceDocument = Static<typeof EvidenceDocument>;
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-addFormats(ajv);
+const ajv = makeAjv(false);
 
 const compile = <T extends TSchema>(schema: T) => ajv.compile<Static<T>>(schema);
 const validators = {

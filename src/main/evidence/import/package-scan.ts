@@ -1,5 +1,5 @@
 import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
-import type { ApiError } from '../../server/api-error';
+import type { ApiError } from '../../http/api-error';
 import { invalidPackage, type InflateBudget } from './package-archive';
 import type { EvidenceDocument, ScanDocument, StoredEntry } from './package-documents';
 

@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../db/database';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
 import { findScan, findViolations, insertScan, insertViolations } from '../../scans/scans.repository';
-import { ApiError } from '../../server/api-error';
+import { ApiError } from '../../http/api-error';
 import { timelineChunks, TimelineWriter } from '../evidence.repository';
 import type { CheckedScan } from './package-check';
 import { derivedScanId, derivedViolationId } from './import-ids';

@@ -8,7 +8,12 @@ import { parseDateOrDateTime } from '../../shared/time';
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+/**
+ * The one Ajv setup: every format the shared schemas use, and errors that carry their schema.
+ * Requests coerce text parts (`coerceTypes`); documents read from elsewhere (evidence packages)
+ * are taken as they are.
+ */
+export function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   // removeAdditional stays off: unknown fields are refused (SPEC.md §1), never silently dropped.
   // verbose: errors carry their schema, whose `errorMessage` says in words what a pattern means.
   const ajv = new Ajv({
