@@ -3,7 +3,6 @@
  * another user's scan never reveals, blocks or shadows it. The proof compares two stores that
  * differ only in that scan: every answer to the other user is the same, byte for byte.
  */
-import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,14 +15,11 @@ import { createUser } from '../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
 import type { Evidence } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
-import type { Manifest } from '../../src/shared/evidence-package';
 import { expectError, snapshotDatabase } from '../helpers/assertions';
+import { format1, json } from '../helpers/import-fixtures';
 import { insertScans } from '../helpers/scan-fixtures';
 import type { TestUser } from '../helpers/test-app';
 import { buildZip, unzip } from '../helpers/zip-builder';
-
-const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2));
-const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** A store opened from a data directory, with A and B as users. */
 interface Store {
@@ -64,20 +60,6 @@ async function openStore(dataDir: string): Promise<Store> {
       await workspace.close();
     },
   };
-}
-
-/** A format-1 package from its files, with the manifest computed for them. */
-function format1(files: Map<string, Buffer>, scans: string[]): Buffer {
-  const entries = [...files].filter(([name]) => name !== 'manifest.json');
-  const manifest: Manifest = {
-    format: 'scandesk.evidence',
-    version: 1,
-    exported_at: '2026-11-21T04:16:15.470Z',
-    generator: 'test',
-    scans,
-    files: entries.map(([path, data]) => ({ path, bytes: data.length, sha256: sha256(data) })),
-  };
-  return buildZip([...entries, ['manifest.json', json(manifest)] as const].map(([name, data]) => ({ name, data })));
 }
 
 /** The upstream get-evidence shape: one timeline entry, the given violations. */
