@@ -1,7 +1,7 @@
 import { parseDateOrDateTime } from '../../../shared/time';
-import type { InflateBudget } from './package-archive';
+import { invalidPackage, type InflateBudget } from './package-archive';
 import type { StoredEntry } from './package-documents';
-import { packageError, type PackageScan } from './package-scan';
+import type { PackageScan } from './package-scan';
 
 /** A package scan that passed every check that needs no store, with what storing it needs. */
 export interface CheckedScan {
@@ -33,9 +33,9 @@ export async function checkPackageScan(
     let partial = 0;
     for (const entry of chunk) {
       if (entry.timestamp < previous) {
-        throw packageError(
-          timeline.entry,
+        throw invalidPackage(
           `${timeline.position(count)}: timestamp is earlier than the entry before it`,
+          timeline.entry,
         );
       }
       previous = entry.timestamp;
@@ -50,38 +50,38 @@ export async function checkPackageScan(
   }
   const where = scan.evidenceEntry;
   if (scan.evidence.request_count !== count) {
-    throw packageError(
-      where,
+    throw invalidPackage(
       `evidence.request_count is ${scan.evidence.request_count} but the timeline has ${count} entries`,
+      where,
     );
   }
   if (BigInt(scan.evidence.total_tokens) !== sum) {
-    throw packageError(
-      where,
+    throw invalidPackage(
       `evidence.total_tokens is ${scan.evidence.total_tokens} but the timeline's tokens sum to ${sum}`,
+      where,
     );
   }
   for (const violation of scan.violations) {
     if (violation.timeline_index !== null && violation.timeline_index >= count) {
-      throw packageError(
-        where,
+      throw invalidPackage(
         `violation ${violation.id}: timeline_index ${violation.timeline_index} is past the timeline's ${count} entries`,
+        where,
       );
     }
     if (violationIds.has(violation.id))
-      throw packageError(where, `violation id ${violation.id} appears twice in the package`);
+      throw invalidPackage(`violation id ${violation.id} appears twice in the package`, where);
     violationIds.add(violation.id);
   }
   if (!first && (!scan.scan || scan.scan.action === undefined)) {
-    throw packageError(
-      where,
+    throw invalidPackage(
       scan.scan
         ? 'the scan has no action and an empty timeline to take it from'
         : 'no scan file and an empty timeline: created_at and action are unknown',
+      where,
     );
   }
   if (scan.scan && parseDateOrDateTime(scan.scan.created_at) === null) {
-    throw packageError(scan.scanEntry!, 'created_at must be an ISO 8601 date-time');
+    throw invalidPackage('created_at must be an ISO 8601 date-time', scan.scanEntry!);
   }
   return { scan, first, count };
 }

@@ -1,5 +1,4 @@
 import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
-import type { ApiError } from '../../http/api-error';
 import { invalidPackage, type InflateBudget } from './package-archive';
 import type { EvidenceDocument, ScanDocument, StoredEntry } from './package-documents';
 
@@ -36,8 +35,6 @@ export interface PackageScan {
   timeline: TimelineSource;
 }
 
-export const packageError = (entry: string, message: string): ApiError => invalidPackage(message, entry);
-
 export const sameViolations = (a: readonly Violation[], b: readonly Violation[]): boolean =>
   a.length === b.length &&
   a.every(
@@ -60,10 +57,10 @@ export function packageScan(parts: {
 }): PackageScan {
   const { id, evidenceEntry, scanEntry, scan } = parts;
   const { scan_id: evidenceId, evidence } = parts.evidence;
-  if (evidenceId !== id) throw packageError(evidenceEntry, `scan_id is ${evidenceId}, expected ${id}`);
-  if (scan && scanEntry && scan.id !== id) throw packageError(scanEntry, `id is ${scan.id}, expected ${id}`);
+  if (evidenceId !== id) throw invalidPackage(`scan_id is ${evidenceId}, expected ${id}`, evidenceEntry);
+  if (scan && scanEntry && scan.id !== id) throw invalidPackage(`id is ${scan.id}, expected ${id}`, scanEntry);
   if (scan && evidence.violations && !sameViolations(scan.violations, evidence.violations)) {
-    throw packageError(evidenceEntry, `evidence.violations differ from the violations in ${scanEntry}`);
+    throw invalidPackage(`evidence.violations differ from the violations in ${scanEntry}`, evidenceEntry);
   }
   const { timeline: _inline, ...fields } = evidence;
   return {

@@ -1,5 +1,5 @@
 import { MANIFEST_PATH, packagePaths, type ManifestFile } from '../../../../shared/evidence-package';
-import type { EntryDigest, InflateBudget, PackageArchive } from '../package-archive';
+import { invalidPackage, type EntryDigest, type InflateBudget, type PackageArchive } from '../package-archive';
 import {
   checkEvidenceDocument,
   checkManifest,
@@ -8,7 +8,7 @@ import {
   parseTimelineLine,
   type StoredEntry,
 } from '../package-documents';
-import { packageError, packageScan, type PackageScan, type TimelineSource } from '../package-scan';
+import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 
 // Format 1 (SPEC.md §8): manifest.json lists every file with its size and SHA-256, and each
 // scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
@@ -20,9 +20,9 @@ type Manifest = Map<string, ManifestFile>;
 function verifyDigest(manifest: Manifest, entry: string, digest: EntryDigest): void {
   const expected = manifest.get(entry)!;
   if (expected.bytes !== digest.bytes) {
-    throw packageError(entry, `size ${digest.bytes} does not match the manifest's ${expected.bytes}`);
+    throw invalidPackage(`size ${digest.bytes} does not match the manifest's ${expected.bytes}`, entry);
   }
-  if (expected.sha256 !== digest.sha256) throw packageError(entry, 'SHA-256 does not match the manifest');
+  if (expected.sha256 !== digest.sha256) throw invalidPackage('SHA-256 does not match the manifest', entry);
 }
 
 async function readJson(
@@ -44,26 +44,26 @@ async function readManifest(
   const document = checkManifest(await readJson(archive, MANIFEST_PATH, budget, null), MANIFEST_PATH);
   const manifest: Manifest = new Map();
   for (const file of document.files) {
-    if (manifest.has(file.path)) throw packageError(MANIFEST_PATH, `lists ${file.path} twice`);
+    if (manifest.has(file.path)) throw invalidPackage(`lists ${file.path} twice`, MANIFEST_PATH);
     if (!archive.entries.has(file.path)) {
-      throw packageError(file.path, 'listed in the manifest but missing from the archive');
+      throw invalidPackage('listed in the manifest but missing from the archive', file.path);
     }
     manifest.set(file.path, file);
   }
   for (const name of archive.entries.keys()) {
-    if (name !== MANIFEST_PATH && !manifest.has(name)) throw packageError(name, 'not listed in the manifest');
+    if (name !== MANIFEST_PATH && !manifest.has(name)) throw invalidPackage('not listed in the manifest', name);
   }
   const owned = new Set<string>();
   for (const id of document.scans) {
     const paths = packagePaths(id);
-    if (owned.has(paths.scan)) throw packageError(MANIFEST_PATH, `lists scan ${id} twice`);
+    if (owned.has(paths.scan)) throw invalidPackage(`lists scan ${id} twice`, MANIFEST_PATH);
     for (const path of [paths.scan, paths.evidence, paths.timeline]) {
-      if (!manifest.has(path)) throw packageError(path, `scan ${id} is in the manifest but this file is not`);
+      if (!manifest.has(path)) throw invalidPackage(`scan ${id} is in the manifest but this file is not`, path);
       owned.add(path);
     }
   }
   for (const path of manifest.keys()) {
-    if (!owned.has(path)) throw packageError(path, "listed in the manifest but part of none of the manifest's scans");
+    if (!owned.has(path)) throw invalidPackage("listed in the manifest but part of none of the manifest's scans", path);
   }
   return { scans: document.scans, manifest };
 }
@@ -80,7 +80,7 @@ function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest
         const entries: StoredEntry[] = [];
         for (const text of batch) {
           line += 1;
-          if (text.trim() === '') throw packageError(name, `line ${line}: empty line`);
+          if (text.trim() === '') throw invalidPackage(`line ${line}: empty line`, name);
           entries.push(parseTimelineLine(text, name, line));
         }
         yield entries;
@@ -97,7 +97,7 @@ export async function readFormat1(archive: PackageArchive, budget: InflateBudget
     const paths = packagePaths(id);
     const evidence = checkEvidenceDocument(await readJson(archive, paths.evidence, budget, manifest), paths.evidence);
     if (evidence.evidence.timeline !== undefined) {
-      throw packageError(paths.evidence, `evidence.timeline must be left out; the timeline is ${paths.timeline}`);
+      throw invalidPackage(`evidence.timeline must be left out; the timeline is ${paths.timeline}`, paths.evidence);
     }
     const scan = checkScanDocument(await readJson(archive, paths.scan, budget, manifest), paths.scan);
     result.push(

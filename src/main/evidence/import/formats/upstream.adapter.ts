@@ -1,4 +1,3 @@
-import type { InflateBudget, PackageArchive } from '../package-archive';
 import {
   checkEvidenceDocument,
   checkScanDocument,
@@ -8,8 +7,8 @@ import {
   type ScanDocument,
   type StoredEntry,
 } from '../package-documents';
-import { invalidPackage } from '../package-archive';
-import { packageError, packageScan, TIMELINE_CHUNK, type PackageScan, type TimelineSource } from '../package-scan';
+import { invalidPackage, type InflateBudget, type PackageArchive } from '../package-archive';
+import { packageScan, TIMELINE_CHUNK, type PackageScan, type TimelineSource } from '../package-scan';
 
 // A ZIP without a manifest, such as a download from the upstream service: entry names are not
 // specified, so every .json entry is classified by its shape and scans are matched by id.
@@ -18,7 +17,7 @@ import { packageError, packageScan, TIMELINE_CHUNK, type PackageScan, type Timel
 /** The timeline inside the evidence document, converted once and handed on in chunks. */
 function inlineTimeline(entry: string, document: EvidenceDocument): TimelineSource {
   const { timeline } = document.evidence;
-  if (timeline === undefined) throw packageError(entry, 'evidence.timeline is required');
+  if (timeline === undefined) throw invalidPackage('evidence.timeline is required', entry);
   const position = (index: number): string => `evidence.timeline.${index}`;
   const entries: StoredEntry[] = timeline.map((value, i) => toStoredEntry(value, entry, position(i)));
   return {
@@ -42,20 +41,20 @@ export async function readUpstream(archive: PackageArchive, budget: InflateBudge
     if (object && 'scan_id' in object && 'evidence' in object) {
       const document = checkEvidenceDocument(value, name);
       const id = document.scan_id;
-      if (evidenceEntries.has(id)) throw packageError(name, `evidence for scan ${id} appears twice`);
+      if (evidenceEntries.has(id)) throw invalidPackage(`evidence for scan ${id} appears twice`, name);
       evidenceEntries.set(id, { entry: name, document });
     } else if (object && 'id' in object) {
       const document = checkScanDocument(value, name);
       const { id } = document;
-      if (scanEntries.has(id)) throw packageError(name, `scan ${id} appears twice`);
+      if (scanEntries.has(id)) throw invalidPackage(`scan ${id} appears twice`, name);
       scanEntries.set(id, { entry: name, document });
     } else {
-      throw packageError(name, 'neither the get-evidence shape {scan_id, evidence} nor the get-scan shape {id, ...}');
+      throw invalidPackage('neither the get-evidence shape {scan_id, evidence} nor the get-scan shape {id, ...}', name);
     }
   }
   for (const [id, { entry }] of scanEntries) {
     if (!evidenceEntries.has(id))
-      throw packageError(entry, `scan ${id} has no evidence file in the get-evidence shape`);
+      throw invalidPackage(`scan ${id} has no evidence file in the get-evidence shape`, entry);
   }
   if (evidenceEntries.size === 0) {
     throw invalidPackage('neither manifest.json nor any evidence file in the get-evidence shape');
