@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { tokenFile } from '../../main/workspace/data-dir';
 import { EXIT, UsageError } from '../usage-error';
+import { HOUR_MS } from '../../shared/time';
 
 const MAX_SCANS = 100_000_000;
-const HOUR_MS = 3_600_000;
 
 function parseCount(value: string): number {
   const n = Number(value);

@@ -1,5 +1,6 @@
 import type { Plan } from '../../shared/api/common';
 import type { Policy } from '../../shared/api/policies';
+import { HOUR_MS } from '../../shared/time';
 
 /**
  * The fixed cast of the demo: tools, actions, organizations and people, with the weights that
@@ -348,7 +349,7 @@ export const HOUR_WEIGHTS: readonly number[] = [
 export const WEEKEND_FACTOR = 0.18;
 
 /** Status shares: scans older than RECENT_MS are finished; newer ones may still be in flight. */
-export const RECENT_MS = 6 * 3_600_000;
+export const RECENT_MS = 6 * HOUR_MS;
 export const FAILED_SHARE = 0.025;
 export const RECENT_RUNNING_SHARE = 0.12;
 export const RECENT_PENDING_SHARE = 0.05;

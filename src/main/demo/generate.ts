@@ -24,9 +24,7 @@ import {
   type ToolSpec,
 } from './catalog';
 import { WeightedPicker, seededUlid, type Random } from './random';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS, HOUR_MS } from '../../shared/time';
 
 /*
  * Everything here is a function of the PRNG, the owner's id and `now`: no clock, no Math.random,

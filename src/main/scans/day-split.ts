@@ -1,4 +1,4 @@
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../shared/time';
 
 /** A time range in epoch ms, since inclusive, until exclusive; either end may be open. */
 export interface Span {

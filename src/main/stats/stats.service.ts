@@ -11,9 +11,10 @@ import type { Db } from '../db/database';
 import { bigint } from '../db/sql-math';
 import { matching, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { toFilters } from '../scans/scans.service';
-import { DAY_MS, splitByDays, type Span } from '../scans/day-split';
+import { DAY_MS, HOUR_MS } from '../../shared/time';
+import { splitByDays, type Span } from '../scans/day-split';
 
-const BUCKET_MS: Record<StatBucket, number> = { hour: 3_600_000, day: DAY_MS };
+const BUCKET_MS: Record<StatBucket, number> = { hour: HOUR_MS, day: DAY_MS };
 
 interface BucketRow {
   start: number;

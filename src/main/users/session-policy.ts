@@ -1,9 +1,6 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time';
 // When a browser session may still authenticate (SPEC.md §2, docs/security.md). Pure: the
 // repository reads the row and the clock, this decides.
-
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 
 export interface SessionLifetime {
   /** Ends a session left unused this long. */

@@ -1,12 +1,12 @@
 import { formatTimestamp } from '../../../shared/time';
 import type { TimelineTuple } from '../evidence.repository';
+import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
 /** One line of timeline.jsonl (SPEC.md §8): the format itself, and the encoder's slow path. */
 export function timelineLine(timestamp: number, action: string, tokens: number): string {
   return `{"timestamp":"${formatTimestamp(timestamp)}","action":${JSON.stringify(action)},"tokens":${tokens}}\n`;
 }
 
-const DAY_MS = 86_400_000;
 /** The instants a Date can hold: ±100,000,000 days around 1970. */
 const MAX_MS = 8.64e15;
 /** Actions are few (tool verbs); a timeline of unique ones takes the slow path past this many. */
@@ -104,7 +104,7 @@ function copy(source: Buffer, target: Buffer, at: number): number {
 
 /** `HH:MM:SS.mmmZ` of `ms` milliseconds into a day. */
 function writeTimeOfDay(ms: number, out: Buffer, at: number): number {
-  const hours = (ms / 3_600_000) | 0;
+  const hours = (ms / HOUR_MS) | 0;
   const minutes = ((ms / 60_000) | 0) % 60;
   const seconds = ((ms / 1000) | 0) % 60;
   const millis = ms % 1000;

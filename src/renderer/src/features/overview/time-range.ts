@@ -1,10 +1,13 @@
 import type { StatBucket } from '../../../../shared/api/stats';
 import type { RangePreset, SelectedRange } from './overview-search';
+import { DAY_MS, HOUR_MS } from '../../../../shared/time';
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-export const PRESET_MS: Record<RangePreset, number> = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '90d': 90 * DAY };
+export const PRESET_MS: Record<RangePreset, number> = {
+  '24h': DAY_MS,
+  '7d': 7 * DAY_MS,
+  '30d': 30 * DAY_MS,
+  '90d': 90 * DAY_MS,
+};
 
 export const PRESET_LABEL: Record<RangePreset, string> = {
   '24h': '24 h',
@@ -21,7 +24,7 @@ export interface TimeRange {
   bucket: StatBucket;
 }
 
-export const bucketWidth = (bucket: StatBucket): number => (bucket === 'hour' ? HOUR : DAY);
+export const bucketWidth = (bucket: StatBucket): number => (bucket === 'hour' ? HOUR_MS : DAY_MS);
 
 /**
  * The span the charts query. Presets end at `now` rounded up to the next hour, so that the query
@@ -31,14 +34,14 @@ export const bucketWidth = (bucket: StatBucket): number => (bucket === 'hour' ? 
 export function toTimeRange(search: SelectedRange, now: number): TimeRange {
   if (search.range === 'custom') {
     const since = Date.parse(`${search.since}T00:00:00.000Z`);
-    const until = Date.parse(`${search.until}T00:00:00.000Z`) + DAY;
-    return { since, until, bucket: until - since <= 7 * DAY ? 'hour' : 'day' };
+    const until = Date.parse(`${search.until}T00:00:00.000Z`) + DAY_MS;
+    return { since, until, bucket: until - since <= 7 * DAY_MS ? 'hour' : 'day' };
   }
-  const until = Math.ceil(now / HOUR) * HOUR;
+  const until = Math.ceil(now / HOUR_MS) * HOUR_MS;
   const span = PRESET_MS[search.range];
-  const bucket: StatBucket = span <= 7 * DAY ? 'hour' : 'day';
+  const bucket: StatBucket = span <= 7 * DAY_MS ? 'hour' : 'day';
   // Day buckets start at UTC midnight: start the range on one so the first bucket is whole.
-  const since = bucket === 'day' ? Math.floor((until - span) / DAY) * DAY : until - span;
+  const since = bucket === 'day' ? Math.floor((until - span) / DAY_MS) * DAY_MS : until - span;
   return { since, until, bucket };
 }
 

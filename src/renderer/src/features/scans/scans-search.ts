@@ -5,6 +5,7 @@ import {
   type ScanListSort,
   type ScanStatus,
 } from '../../../../shared/api/scans';
+import { DAY_MS } from '../../../../shared/time';
 
 export const PAGE_SIZES = [25, 50, 100, 200, 500] as const;
 export const DEFAULT_LIMIT = 50;
@@ -79,7 +80,7 @@ export function parseScansSearch(input: unknown): ScansSearch {
 
 /** The day after a `YYYY-MM-DD` date: the form's "until" is inclusive, the API's is exclusive. */
 export function nextDay(day: string): string {
-  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
   return next.toISOString().slice(0, 10);
 }
 

@@ -4,8 +4,9 @@ import type { ScanList } from '../../../../shared/api/scans';
 import type { TokenStats } from '../../../../shared/api/stats';
 import { apiGet } from '../../lib/api-client';
 import { toScanListQuery, toolNames, type ScansSearch } from './scans-search';
+import { DAY_MS } from '../../../../shared/time';
 
-const TOOL_WINDOW_MS = 90 * 86_400_000;
+const TOOL_WINDOW_MS = 90 * DAY_MS;
 
 /** One page of scans: the previous page stays on screen while the next loads, so paging never flashes. */
 export function useScans(search: ScansSearch) {
