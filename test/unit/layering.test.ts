@@ -51,7 +51,7 @@ describe('layering rules', () => {
       "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n",
     ],
     ['src/main/desktop/main.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src/main/scans/probe.ts', "import { notFound } from '../http/api-error';\nexport const n = notFound;\n"],
+    ['src/main/scans/probe.ts', "import { notFound } from '../http/domain-error';\nexport const n = notFound;\n"],
     ['src/main/desktop/probe.ts', "import { openWorkspace } from '../core';\nexport const o = openWorkspace;\n"],
     ['src/main/desktop/probe.ts', "import { isAppUrl } from './navigation-policy';\nexport const i = isAppUrl;\n"],
     [

@@ -4,7 +4,7 @@ import { EVIDENCE_TYPES } from '../../shared/api/evidence';
 import { formatTimestamp, parseDateOrDateTime } from '../../shared/time';
 import type { Db } from '../db/database';
 import { findVisibleScan } from '../scans/scans.repository';
-import { notFound } from '../http/api-error';
+import { notFound } from '../http/domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';
 import {
   timelineActionPage,

@@ -1,5 +1,5 @@
 import { Identity, IdentityQuery } from '../../shared/api/identity';
-import { ApiError } from '../http/api-error';
+import { DomainError } from '../http/domain-error';
 import type { App } from '../http/route-types';
 import { identityProof } from './identity-proof';
 import { readServerKey } from './server-key';
@@ -32,7 +32,7 @@ export function registerIdentityRoutes(app: App, { dataDir, port }: IdentityDeps
     },
     async (request) => {
       key ??= dataDir === undefined ? null : readServerKey(dataDir);
-      if (!key) throw new ApiError('not_found', 'this server has no data directory key to prove');
+      if (!key) throw new DomainError('not_found', 'this server has no data directory key to prove');
       return { proof: identityProof(key, request.query.challenge, port()) };
     },
   );

@@ -14,7 +14,7 @@ import { batchedWrite } from '../db/write-batcher';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
-import { ApiError, notFound } from '../http/api-error';
+import { DomainError, notFound } from '../http/domain-error';
 import { toScan, toScanSummary } from './scan-mapping';
 import { insertTimelineEntries } from '../evidence/evidence.repository';
 import * as repo from './scans.repository';
@@ -48,7 +48,7 @@ export const toOrder = (sort: ScanListSort = DEFAULT_SCAN_LIST_SORT): repo.ScanO
 export async function listScans(db: Db, userId: string, query: ScanListQuery): Promise<ScanList> {
   const after = query.after === undefined ? undefined : await repo.findVisibleScan(db, query.after, userId);
   if (query.after !== undefined && !after) {
-    throw new ApiError('validation_failed', 'after must be the id of a scan in the list', [
+    throw new DomainError('validation_failed', 'after must be the id of a scan in the list', [
       { field: 'after', message: 'is not a scan you can see' },
     ]);
   }
@@ -85,14 +85,14 @@ function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
   }));
   const invalid = entries.findIndex((entry) => Number.isNaN(entry.timestamp));
   if (invalid >= 0) {
-    throw new ApiError('validation_failed', `timeline.${invalid}.timestamp is not a valid date-time`, [
+    throw new DomainError('validation_failed', `timeline.${invalid}.timestamp is not a valid date-time`, [
       { field: `timeline.${invalid}.timestamp`, message: 'must be an ISO 8601 date-time' },
     ]);
   }
   // BigInt: 100,000 entries of up to 2^53 tokens can overflow a double's exact range.
   const sum = entries.reduce((total, entry) => total + BigInt(entry.tokens), 0n);
   if (sum !== BigInt(body.tokens)) {
-    throw new ApiError('validation_failed', `tokens must equal the sum of the timeline's tokens (${sum})`, [
+    throw new DomainError('validation_failed', `tokens must equal the sum of the timeline's tokens (${sum})`, [
       { field: 'tokens', message: `must equal the sum of the timeline's tokens, ${sum}` },
     ]);
   }
@@ -111,7 +111,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
   return batchedWrite(db, async (trx) => {
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
-      throw new ApiError('not_found', 'organization not found', [
+      throw new DomainError('not_found', 'organization not found', [
         { field: 'organization_id', message: 'no such organization among yours' },
       ]);
     }

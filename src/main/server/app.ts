@@ -21,10 +21,11 @@ import { registerSettingsRoutes } from '../settings/settings.routes';
 import { registerStatsRoutes } from '../stats/stats.routes';
 import { registerTeamRoutes } from '../teams/teams.routes';
 import { registerUserRoutes } from '../users/users.routes';
-import { ApiError, forbidden } from '../http/api-error';
+import { DomainError, forbidden } from '../http/domain-error';
 import { authenticate } from './auth';
 import { registerErrorHandler, sendError } from './errors';
 import { checkRequestOrigin } from './guards';
+import { HttpError } from './http-error';
 import { registerJsonParser } from './json-body';
 import { exchangeTokenForSession, registerSessionRoutes } from './session';
 import { isFromAnotherOrigin } from './fetch-metadata';
@@ -73,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? 'a path parameter is too long'
           : 'the path is not validly percent-encoded';
-      return sendError(reply, new ApiError('validation_failed', message, [field]));
+      return sendError(reply, new DomainError('validation_failed', message, [field]));
     },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
@@ -108,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     const path = normalizedPath(request.url);
     if (!KNOWN_METHODS.has(request.method)) throw methodNotAllowed(request.method, path);
     if (path.includes('\0') || path.split('/').includes('..')) {
-      throw new ApiError('validation_failed', 'the path may not hold ".." segments or NUL characters', [
+      throw new DomainError('validation_failed', 'the path may not hold ".." segments or NUL characters', [
         { field: 'path', message: 'must not contain ".." or NUL' },
       ]);
     }
@@ -127,9 +128,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }
   });
 
-  const methodNotAllowed = (method: string, path: string): ApiError => {
+  const methodNotAllowed = (method: string, path: string): HttpError => {
     const allowed = isApiPath(path) ? API_METHODS.filter((each) => apiRoutes.find(each, path)) : ['GET', 'HEAD'];
-    return new ApiError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
+    return new HttpError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
       Allow: allowed.join(', '),
     });
   };
@@ -146,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (servesRenderer && isPage && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html; charset=utf-8').sendFile('index.html');
     }
-    return sendError(reply, new ApiError('not_found', `no route ${request.method} ${path}`));
+    return sendError(reply, new DomainError('not_found', `no route ${request.method} ${path}`));
   });
 
   await app.register(fastifySwagger, openApiOptions(options.version));

@@ -3,7 +3,8 @@ import type { Db } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
 import { findUserBySession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
-import { ApiError } from '../http/api-error';
+import { HttpError } from './http-error';
+import { type DomainError } from '../http/domain-error';
 import { sessionCookieName } from '../users/session-policy';
 
 declare module 'fastify' {
@@ -15,8 +16,8 @@ declare module 'fastify' {
   }
 }
 
-export const unauthorized = (message: string): ApiError =>
-  new ApiError('unauthorized', message, [], { 'WWW-Authenticate': 'Bearer realm="scandesk"' });
+export const unauthorized = (message: string): DomainError =>
+  new HttpError('unauthorized', message, [], { 'WWW-Authenticate': 'Bearer realm="scandesk"' });
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorCode } from '../../shared/api/errors';
-import { ApiError } from '../http/api-error';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../shared/api/errors';
+import { DomainError } from '../http/domain-error';
+import { HttpError } from './http-error';
 import { detailsFromAjv } from '../http/validation';
 
 const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -14,14 +15,14 @@ const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_failed', message: 'Content-Length does not match the body' },
 };
 
-/** Turns anything thrown on any path into an ApiError, hiding the internals of real bugs. */
-export function toApiError(error: FastifyError | Error, request: FastifyRequest): ApiError {
-  if (error instanceof ApiError) return error;
+/** Turns anything thrown on any path into a DomainError, hiding the internals of real bugs. */
+export function toDomainError(error: FastifyError | Error, request: FastifyRequest): DomainError {
+  if (error instanceof DomainError) return error;
   const fastifyError = error as FastifyError;
   // Every path parameter is an id: one that fails the id rule names nothing, like an unknown one.
   if (fastifyError.validation && fastifyError.validationContext === 'params') {
     const names = [...new Set(fastifyError.validation.map((error) => error.instancePath.split('/')[1] ?? ''))];
-    return new ApiError(
+    return new DomainError(
       'not_found',
       'not found',
       names.filter((name) => name !== '').map((field) => ({ field, message: 'cannot be an id' })),
@@ -33,7 +34,7 @@ export function toApiError(error: FastifyError | Error, request: FastifyRequest)
       fastifyError.validationContext,
     );
     const first = details[0];
-    return new ApiError(
+    return new DomainError(
       'validation_failed',
       first ? `${first.field} ${first.message}` : 'the request is invalid',
       details,
@@ -43,32 +44,36 @@ export function toApiError(error: FastifyError | Error, request: FastifyRequest)
   if (known) {
     const details =
       known.code === 'payload_too_large' ? [{ message: `limit is ${request.routeOptions.bodyLimit ?? 0} bytes` }] : [];
-    return new ApiError(known.code, known.message, details);
+    return new DomainError(known.code, known.message, details);
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return new ApiError('invalid_json', 'the body is not valid JSON', [{ message: error.message }]);
+    return new DomainError('invalid_json', 'the body is not valid JSON', [{ message: error.message }]);
   }
   // Static files refuse `/%2e%2e/…`, `%00` and dotfiles with a 4xx of their own: the client's fault,
   // never a 500, and a refused file is as absent as a missing one.
   const status = fastifyError.statusCode ?? 500;
-  if (status === 403 || status === 404) return new ApiError('not_found', `no route ${request.method} ${request.url}`);
+  if (status === 403 || status === 404)
+    return new DomainError('not_found', `no route ${request.method} ${request.url}`);
   if (status >= 400 && status < 500) {
-    return new ApiError('validation_failed', 'the request path is not valid', [
+    return new DomainError('validation_failed', 'the request path is not valid', [
       { field: 'path', message: error.message },
     ]);
   }
-  return new ApiError('internal', 'internal error; the server log has the details');
+  return new DomainError('internal', 'internal error; the server log has the details');
 }
 
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+/** The one place a domain error becomes HTTP: its code's status (SPEC.md §3), its headers, the one body shape. */
+export function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
+  if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  const status = ERROR_STATUS[error.code];
+  const body: ErrorBody = { error: { status, code: error.code, message: error.message, details: error.details } };
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    return sendError(reply, apiError);
+    const domainError = toDomainError(error, request);
+    if (ERROR_STATUS[domainError.code] >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, domainError);
   });
 }

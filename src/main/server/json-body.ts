@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { assertJsonDepth, JsonDepthError } from '../../shared/json-depth';
-import { ApiError } from '../http/api-error';
+import { DomainError } from '../http/domain-error';
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), after a nesting check: JSON.parse
@@ -16,7 +16,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     } catch (error) {
       if (!(error instanceof JsonDepthError)) throw error;
       done(
-        new ApiError('invalid_json', `the body is ${error.message}`, [
+        new DomainError('invalid_json', `the body is ${error.message}`, [
           { field: 'body', message: `may nest at most ${error.maxDepth} levels` },
         ]),
         undefined,

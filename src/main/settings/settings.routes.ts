@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Settings } from '../../shared/api/settings';
 import { tokenFile } from '../workspace/data-dir';
-import { forbidden } from '../http/api-error';
+import { forbidden } from '../http/domain-error';
 import type { App, RouteDeps } from '../http/route-types';
 
 export interface SettingsDeps extends RouteDeps {

@@ -1,5 +1,5 @@
 import { CreatedUser, CreateUserBody, User, UserList } from '../../shared/api/users';
-import { forbidden } from '../http/api-error';
+import { forbidden } from '../http/domain-error';
 import type { App, RouteDeps } from '../http/route-types';
 import { listUsers } from './users.repository';
 import { createUser, toUser } from './users.service';

@@ -2,7 +2,7 @@ import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
 import type { ScanRow } from '../../db/tables/scan.table';
 import { findVisibleScan } from '../../scans/scans.repository';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';
 import type { App, RouteDeps } from '../../http/route-types';
 import { writeEvidencePackage } from './package-writer';
@@ -21,7 +21,7 @@ async function visibleScans(db: Db, userId: string, ids: readonly string[]): Pro
     else missing.push(id);
   }
   if (missing.length > 0) {
-    throw new ApiError(
+    throw new DomainError(
       'not_found',
       `${missing.length === 1 ? 'scan' : `${missing.length} scans`} not found`,
       missing.map((id) => ({ field: 'scan_ids', message: `${id} not found` })),

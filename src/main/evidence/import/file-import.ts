@@ -4,7 +4,7 @@ import type { DesktopImportOutcome } from '../../../shared/desktop-api';
 import type { Db } from '../../db/database';
 import { importEvidencePackage } from './package-import.service';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as
 // POST /v1/evidence/imports, with the same limits, so a file is accepted or refused alike; only
@@ -25,14 +25,14 @@ export async function importEvidenceFile(
     size = info.size;
     if (size > limits.bodyBytes) {
       // The API refuses such a body before reading it; the same code and words here.
-      throw new ApiError('payload_too_large', `the evidence package is larger than ${limits.bodyBytes} bytes`, [
+      throw new DomainError('payload_too_large', `the evidence package is larger than ${limits.bodyBytes} bytes`, [
         { message: `limit is ${limits.bodyBytes} bytes` },
       ]);
     }
     const result = await importEvidencePackage(db, userId, path, limits);
     return { name, size, status: 'imported', result };
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       return { name, size, status: 'refused', error: { message: error.message, details: error.details } };
     }
     const message = error instanceof Error ? error.message : String(error);

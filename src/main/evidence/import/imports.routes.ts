@@ -7,7 +7,7 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 import type { App, RouteDeps } from '../../http/route-types';
 import { importEvidencePackage } from './package-import.service';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
@@ -21,8 +21,8 @@ interface SpooledArchive {
 const isSpooled = (body: unknown): body is SpooledArchive =>
   typeof body === 'object' && body !== null && typeof (body as { path?: unknown }).path === 'string';
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError('payload_too_large', `the evidence package is larger than ${limit} bytes`, [
+function tooLarge(limit: number): DomainError {
+  return new DomainError('payload_too_large', `the evidence package is larger than ${limit} bytes`, [
     { message: `limit is ${limit} bytes` },
   ]);
 }
@@ -68,8 +68,8 @@ export interface ImportRouteDeps extends RouteDeps {
 
 export function registerImportRoutes(app: App, { db, limits: overrides }: ImportRouteDeps): void {
   const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...overrides };
-  const wrongType = (): ApiError =>
-    new ApiError('unsupported_media_type', 'send the evidence package with Content-Type: application/zip');
+  const wrongType = (): DomainError =>
+    new DomainError('unsupported_media_type', 'send the evidence package with Content-Type: application/zip');
 
   // Its own scope: the ZIP parser, and the refusal of JSON, apply to this route alone.
   void app.register(async (scope) => {

@@ -10,7 +10,7 @@ import {
   type ZipFile,
 } from 'yauzl';
 import { JsonDepthError, JsonDepthGuard } from '../../../shared/json-depth';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 import { JsonlLineError, JsonlLineSplitter } from '../jsonl/line-splitter';
 import {
   hasZip64Extra,
@@ -63,15 +63,15 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   lineBytes: 64 * 1024,
 };
 
-export function invalidPackage(reason: string, entry?: string): ApiError {
-  return new ApiError('invalid_package', entry === undefined ? reason : `${entry}: ${reason}`, [
+export function invalidPackage(reason: string, entry?: string): DomainError {
+  return new DomainError('invalid_package', entry === undefined ? reason : `${entry}: ${reason}`, [
     entry === undefined ? { message: reason } : { entry, message: reason },
   ]);
 }
 
 /** Anything a read can throw, as the one error of a bad package, naming the entry when known. */
-export function asPackageError(error: unknown, entry?: string): ApiError {
-  if (error instanceof ApiError) return error;
+export function asPackageError(error: unknown, entry?: string): DomainError {
+  if (error instanceof DomainError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return invalidPackage(`cannot be read: ${message}`, entry);
 }

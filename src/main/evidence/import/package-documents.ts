@@ -4,7 +4,7 @@ import { Id, Label, TokenCount, Timestamp } from '../../../shared/api/common';
 import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { Manifest } from '../../../shared/evidence-package';
 import { parseDateOrDateTime } from '../../../shared/time';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 import { detailsFromAjv, makeAjv } from '../../http/validation';
 import { quickTimelineEntry, quickTimelineLine } from './quick-timeline-entry';
 
@@ -78,9 +78,9 @@ function describe(errors: ErrorObject[]): string[] {
   return messages;
 }
 
-function shapeError(entry: string, what: string, errors: ErrorObject[]): ApiError {
+function shapeError(entry: string, what: string, errors: ErrorObject[]): DomainError {
   const messages = describe(errors);
-  return new ApiError(
+  return new DomainError(
     'invalid_package',
     `${entry}: not ${what}: ${messages[0] ?? 'invalid'}`,
     messages.map((message) => ({ entry, message })),
@@ -112,7 +112,7 @@ export function toStoredEntry(value: unknown, entry: string, where: string): Sto
   if (quick) return quick;
   if (!validators.timelineEntry(value)) {
     const messages = describe(validators.timelineEntry.errors ?? []);
-    throw new ApiError(
+    throw new DomainError(
       'invalid_package',
       `${entry} ${where}: ${messages[0] ?? 'invalid'}`,
       messages.map((message) => ({ entry, message: `${where}: ${message}` })),
@@ -121,7 +121,7 @@ export function toStoredEntry(value: unknown, entry: string, where: string): Sto
   const timestamp = parseDateOrDateTime(value.timestamp);
   if (timestamp === null) {
     const message = `${where}: timestamp must be an ISO 8601 date-time`;
-    throw new ApiError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
+    throw new DomainError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
   }
   return { timestamp, action: value.action, tokens: value.tokens };
 }
@@ -134,7 +134,7 @@ export function parseTimelineLine(text: string, entry: string, line: number): St
     value = JSON.parse(text);
   } catch (error) {
     const message = `line ${line}: not JSON (${(error as Error).message})`;
-    throw new ApiError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
+    throw new DomainError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
   }
   return toStoredEntry(value, entry, `line ${line}`);
 }
@@ -145,12 +145,12 @@ export function parseJsonDocument(data: Buffer, entry: string): unknown {
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
   } catch {
-    throw new ApiError('invalid_package', `${entry}: not UTF-8`, [{ entry, message: 'not UTF-8' }]);
+    throw new DomainError('invalid_package', `${entry}: not UTF-8`, [{ entry, message: 'not UTF-8' }]);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
     const message = `not JSON (${(error as Error).message})`;
-    throw new ApiError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
+    throw new DomainError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
   }
 }

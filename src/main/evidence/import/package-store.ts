@@ -7,7 +7,7 @@ import type { Db, Executor } from '../../db/database';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
 import { findScan, findViolations, insertScan, insertViolations } from '../../scans/scans.repository';
-import { ApiError } from '../../http/api-error';
+import { DomainError } from '../../http/domain-error';
 import { timelineChunks, TimelineWriter } from '../evidence.repository';
 import type { CheckedScan } from './package-check';
 import { derivedScanId, derivedViolationId } from './import-ids';
@@ -113,7 +113,7 @@ async function importTarget(trx: Executor, userId: string, packageId: string, en
   const existing = await findScan(trx, id);
   // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
   if (existing && existing.submitted_by !== userId) {
-    throw new ApiError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
+    throw new DomainError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
       { field: 'scan_id', entry, message: `${packageId}: the id it would be stored under is in use` },
     ]);
   }
@@ -137,7 +137,7 @@ async function refuseTakenViolationIds(
     if (taken) {
       const packageId = packageViolations[violations.findIndex((v) => v.id === taken.id)]!.id;
       const message = `violation ${packageId} of scan ${packageScanId}: the id it would be stored under is in use`;
-      throw new ApiError('conflict', message, [{ field: 'violations', entry, message }]);
+      throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
     }
   }
 }
@@ -171,7 +171,7 @@ export async function storePackageScans(
       const why = await difference(trx, target.existing, row, checked.scan.tokenBreakdown, violations, timeline);
       if (why !== null) {
         const stored = id === packageId ? '' : ` (stored as ${id})`;
-        throw new ApiError('conflict', `scan ${packageId}${stored} already exists with different content`, [
+        throw new DomainError('conflict', `scan ${packageId}${stored} already exists with different content`, [
           { field: 'scan_id', entry, message: `${packageId}: ${why}` },
         ]);
       }
