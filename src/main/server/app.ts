@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -55,10 +56,32 @@ const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELET
 // Node parses more methods (QUERY, PROPFIND, ...); none of them means anything here.
 const KNOWN_METHODS = new Set<string>([...API_METHODS, 'OPTIONS']);
 
-// Served pages may load only what the server itself serves.
-const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/**
+ * Security headers on every response, from helmet: served pages may load only what this server
+ * serves, nothing may frame them, and no response is sniffed. No HSTS and no
+ * upgrade-insecure-requests: the server speaks plain HTTP on loopback (a team server's TLS proxy
+ * sets its own).
+ */
+const SECURITY_HEADERS: FastifyHelmetOptions = {
+  global: true,
+  hsts: false,
+  frameguard: { action: 'deny' },
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      fontSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+};
 
 /** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -78,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  await app.register(fastifyHelmet, SECURITY_HEADERS);
   await app.register(fastifyCookie);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
@@ -104,7 +128,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return address && typeof address === 'object' ? address.port : null;
   };
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
     checkRequestOrigin(request, { allowHosts: options.allowHosts ?? [], port });
     const path = normalizedPath(request.url);
     if (!KNOWN_METHODS.has(request.method)) throw methodNotAllowed(request.method, path);
@@ -122,9 +145,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
       if (isFromAnotherOrigin(request.headers)) throw forbidden('requests from other origins are refused');
       Object.assign(request, await authenticate(options.db, request, port()));
       reply.header('Cache-Control', 'no-store');
-    } else {
-      reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-      if (await exchangeTokenForSession(options.db, request, reply, port())) return reply;
+    } else if (await exchangeTokenForSession(options.db, request, reply, port())) {
+      return reply;
     }
   });
 

@@ -53,4 +53,17 @@ describe('the served UI carries the strict Content-Security-Policy on every resp
       expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     }
   });
+
+  it('API answers and refusals are never sniffed or framed; nothing pins HTTPS on a loopback server', async () => {
+    for (const response of [
+      await ctx.request({ method: 'GET', url: '/v1/me' }),
+      await ctx.request({ method: 'GET', url: '/v1/me', as: null }),
+      await ctx.request({ method: 'GET', url: '/', as: null }),
+    ]) {
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['strict-transport-security']).toBeUndefined();
+      expect(String(response.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
+    }
+  });
 });
