@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   Evidence,
   EvidenceParams,
@@ -8,7 +9,7 @@ import {
   TimelinePageQuery,
 } from '../../shared/api/evidence';
 import { TokenBreakdown, Violation } from '../../shared/api/scans';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { parseEvidenceTypes, readEvidence, timelineBuckets, timelinePage } from './evidence.service';
 
 const tags = ['evidence'];
@@ -16,7 +17,7 @@ const tags = ['evidence'];
 const BREAKDOWN_SCHEMA: Record<string, unknown> = { ...TokenBreakdown };
 const VIOLATION_SCHEMA: Record<string, unknown> = { ...Violation };
 
-export function registerEvidenceRoutes(app: App, { db }: RouteDeps): void {
+export const evidenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/scans/:scan_id/evidence',
     {
@@ -75,4 +76,4 @@ export function registerEvidenceRoutes(app: App, { db }: RouteDeps): void {
     },
     async (request) => timelinePage(db, request.user.id, request.params.scan_id, request.query),
   );
-}
+};

@@ -1,6 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Identity, IdentityQuery } from '../../shared/api/identity';
 import { DomainError } from '../http/domain-error';
-import type { App } from '../http/route-types';
 import { identityProof } from './identity-proof';
 import { readServerKey } from './server-key';
 
@@ -11,7 +11,7 @@ export interface IdentityDeps {
   port: () => number | null;
 }
 
-export function registerIdentityRoutes(app: App, { dataDir, port }: IdentityDeps): void {
+export const identityRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app, { dataDir, port }) => {
   let key: Buffer | null = null;
   app.get(
     '/v1/identity',
@@ -36,4 +36,4 @@ export function registerIdentityRoutes(app: App, { dataDir, port }: IdentityDeps
       return { proof: identityProof(key, request.query.challenge, port()) };
     },
   );
-}
+};

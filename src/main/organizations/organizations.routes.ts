@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   Member,
   MemberList,
@@ -8,13 +9,13 @@ import {
   OrganizationList,
   OrganizationParams,
 } from '../../shared/api/organizations';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { listOrganizationsOfUser } from './organizations.repository';
 import * as service from './organizations.service';
 
 const tags = ['organizations'];
 
-export function registerOrganizationRoutes(app: App, { db }: RouteDeps): void {
+export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/organizations',
     { schema: { tags, summary: "The caller's organizations", response: { 200: OrganizationList } } },
@@ -102,4 +103,4 @@ export function registerOrganizationRoutes(app: App, { db }: RouteDeps): void {
       return reply.code(204).send(null);
     },
   );
-}
+};

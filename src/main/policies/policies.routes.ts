@@ -1,13 +1,14 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
 import { Policy } from '../../shared/api/policies';
 import { currentTimestamp } from '../../shared/time';
 import { requireRole } from '../organizations/access';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { findPolicy, savePolicy } from './policies.repository';
 
 const tags = ['policies'];
 
-export function registerPolicyRoutes(app: App, { db }: RouteDeps): void {
+export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/organizations/:id/policy',
     { schema: { tags, summary: "The organization's policy", params: OrganizationParams, response: { 200: Policy } } },
@@ -35,4 +36,4 @@ export function registerPolicyRoutes(app: App, { db }: RouteDeps): void {
         return findPolicy(trx, request.params.id);
       }),
   );
-}
+};

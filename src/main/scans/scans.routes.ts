@@ -1,5 +1,6 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Scan, ScanList, ScanListQuery, ScanParams, SubmitScanBody } from '../../shared/api/scans';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { listScans, readScan, submitScan } from './scans.service';
 
 const tags = ['scans'];
@@ -10,7 +11,7 @@ const tags = ['scans'];
  */
 export const SUBMIT_BODY_LIMIT = 32 * 1024 * 1024;
 
-export function registerScanRoutes(app: App, { db }: RouteDeps): void {
+export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/scans',
     {
@@ -46,4 +47,4 @@ export function registerScanRoutes(app: App, { db }: RouteDeps): void {
     { schema: { tags, summary: 'A scan with its violations', params: ScanParams, response: { 200: Scan } } },
     async (request) => readScan(db, request.user.id, request.params.id),
   );
-}
+};

@@ -1,10 +1,10 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
 import { isUserNavigation } from './fetch-metadata';
-import type { App } from '../http/route-types';
 
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict' } as const;
 
@@ -49,7 +49,10 @@ export async function exchangeTokenForSession(
   return true;
 }
 
-export function registerSessionRoutes(app: App, { db, port }: { db: Db; port: () => number | null }): void {
+export const sessionRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => number | null }> = async (
+  app,
+  { db, port },
+) => {
   app.delete(
     '/v1/session',
     {
@@ -66,4 +69,4 @@ export function registerSessionRoutes(app: App, { db, port }: { db: Db; port: ()
       return reply.clearCookie(name, COOKIE_OPTIONS).code(204).send(null);
     },
   );
-}
+};

@@ -1,8 +1,9 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readFile } from 'node:fs/promises';
 import { Settings } from '../../shared/api/settings';
 import { tokenFile } from '../workspace/data-dir';
 import { forbidden } from '../http/domain-error';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 
 export interface SettingsDeps extends RouteDeps {
   /** The data directory whose token file is shown; without one (some tests) nothing is read. */
@@ -24,7 +25,7 @@ async function readToken(dataDir: string | undefined): Promise<string | null> {
 /** Enough to tell two tokens apart (the last 4 of 43 random characters), nothing to use. */
 const tokenHint = (token: string): string => `${token.slice(0, 4)}…${token.slice(-4)}`;
 
-export function registerSettingsRoutes(app: App, { dataDir, version }: SettingsDeps): void {
+export const settingsRoutes: FastifyPluginAsyncTypebox<SettingsDeps> = async (app, { dataDir, version }) => {
   app.get(
     '/v1/settings',
     {
@@ -49,4 +50,4 @@ export function registerSettingsRoutes(app: App, { dataDir, version }: SettingsD
       };
     },
   );
-}
+};

@@ -1,8 +1,9 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { TokenStats, TokenStatsQuery, ViolationStats, ViolationStatsQuery } from '../../shared/api/stats';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { tokenStats, violationStats } from './stats.service';
 
-export function registerStatsRoutes(app: App, { db }: RouteDeps): void {
+export const statsRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/stats/tokens',
     {
@@ -28,4 +29,4 @@ export function registerStatsRoutes(app: App, { db }: RouteDeps): void {
     },
     async (request) => violationStats(db, request.user.id, request.query),
   );
-}
+};

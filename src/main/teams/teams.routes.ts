@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AddTeamMemberBody,
   OrgTeamsParams,
@@ -9,12 +10,12 @@ import {
   TeamMembership,
   TeamParams,
 } from '../../shared/api/teams';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import * as service from './teams.service';
 
 const tags = ['teams'];
 
-export function registerTeamRoutes(app: App, { db }: RouteDeps): void {
+export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/organizations/:org_id/teams',
     { schema: { tags, summary: 'Teams of an organization', params: OrgTeamsParams, response: { 200: TeamList } } },
@@ -87,4 +88,4 @@ export function registerTeamRoutes(app: App, { db }: RouteDeps): void {
       return reply.code(204).send(null);
     },
   );
-}
+};

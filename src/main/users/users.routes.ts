@@ -1,6 +1,7 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreatedUser, CreateUserBody, User, UserList } from '../../shared/api/users';
 import { forbidden } from '../http/domain-error';
-import type { App, RouteDeps } from '../http/route-types';
+import type { RouteDeps } from '../http/route-types';
 import { listUsers } from './users.repository';
 import { createUser, toUser } from './users.service';
 
@@ -8,7 +9,7 @@ const ownerOnly = (isOwner: number): void => {
   if (!isOwner) throw forbidden('only the workspace owner may manage users');
 };
 
-export function registerUserRoutes(app: App, { db }: RouteDeps): void {
+export const userRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get('/v1/me', { schema: { tags: ['users'], summary: 'The caller', response: { 200: User } } }, async (request) =>
     toUser(request.user),
   );
@@ -38,4 +39,4 @@ export function registerUserRoutes(app: App, { db }: RouteDeps): void {
       return reply.code(201).send({ user: toUser(user), token });
     },
   );
-}
+};

@@ -1,10 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
 import type { ScanRow } from '../../db/tables/scan.table';
 import { findVisibleScan } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';
-import type { App, RouteDeps } from '../../http/route-types';
+import type { RouteDeps } from '../../http/route-types';
 import { writeEvidencePackage } from './package-writer';
 
 const tags = ['evidence'];
@@ -30,7 +31,7 @@ async function visibleScans(db: Db, userId: string, ids: readonly string[]): Pro
   return scans;
 }
 
-export function registerPackageRoutes(app: App, { db }: RouteDeps): void {
+export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
   app.get(
     '/v1/scans/:scan_id/evidence/download',
     {
@@ -70,4 +71,4 @@ export function registerPackageRoutes(app: App, { db }: RouteDeps): void {
         .send(writeEvidencePackage(db, scans));
     },
   );
-}
+};

@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
 import { DomainError } from '../../http/domain-error';
-import type { App, RouteDeps } from '../../http/route-types';
+import type { RouteDeps } from '../../http/route-types';
 import { importEvidencePackage } from './package-import.service';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
 
@@ -66,45 +67,43 @@ export interface ImportRouteDeps extends RouteDeps {
   limits?: Partial<ImportLimits> | undefined;
 }
 
-export function registerImportRoutes(app: App, { db, limits: overrides }: ImportRouteDeps): void {
+export const importRoutes: FastifyPluginAsyncTypebox<ImportRouteDeps> = async (app, { db, limits: overrides }) => {
   const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...overrides };
   const wrongType = (): DomainError =>
     new DomainError('unsupported_media_type', 'send the evidence package with Content-Type: application/zip');
 
-  // Its own scope: the ZIP parser, and the refusal of JSON, apply to this route alone.
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('application/zip', (request: FastifyRequest, payload: Readable) =>
-      spool(request, payload, limits.bodyBytes),
-    );
-    scope.addContentTypeParser('*', async () => {
-      throw wrongType();
-    });
-    // The handler deletes the file too; this covers requests that fail between parsing and it.
-    scope.addHook('onResponse', async (request) => {
-      if (isSpooled(request.body)) await rm(request.body.path, { force: true });
-    });
-
-    scope.post(
-      '/v1/evidence/imports',
-      {
-        schema: {
-          tags: ['evidence'],
-          summary: 'Import an evidence package (ZIP, format 1 or the upstream shapes); all or nothing',
-          consumes: ['application/zip'],
-          response: { 201: ImportResult },
-        },
-      },
-      async (request, reply) => {
-        const body = request.body;
-        if (!isSpooled(body)) throw wrongType();
-        try {
-          const result = await importEvidencePackage(db, request.user.id, body.path, limits);
-          return await reply.code(201).send(result);
-        } finally {
-          await rm(body.path, { force: true });
-        }
-      },
-    );
+  // A plugin is its own scope: the ZIP parser, and the refusal of JSON, apply to this route alone.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/zip', (request: FastifyRequest, payload: Readable) =>
+    spool(request, payload, limits.bodyBytes),
+  );
+  app.addContentTypeParser('*', async () => {
+    throw wrongType();
   });
-}
+  // The handler deletes the file too; this covers requests that fail between parsing and it.
+  app.addHook('onResponse', async (request) => {
+    if (isSpooled(request.body)) await rm(request.body.path, { force: true });
+  });
+
+  app.post(
+    '/v1/evidence/imports',
+    {
+      schema: {
+        tags: ['evidence'],
+        summary: 'Import an evidence package (ZIP, format 1 or the upstream shapes); all or nothing',
+        consumes: ['application/zip'],
+        response: { 201: ImportResult },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (!isSpooled(body)) throw wrongType();
+      try {
+        const result = await importEvidencePackage(db, request.user.id, body.path, limits);
+        return await reply.code(201).send(result);
+      } finally {
+        await rm(body.path, { force: true });
+      }
+    },
+  );
+};
