@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenStats, ViolationStats } from '../../src/shared/api/stats';
-import type { Severity } from '../../src/main/db/tables/violation.table';
+import type { Severity } from '../../src/shared/api/scans';
 import { splitByDays } from '../../src/main/scans/day-split';
 import { deleteUser } from '../../src/main/users/users.repository';
 import { createRoleWorld, fixtureScanId, insertScans } from '../helpers/scan-fixtures';

@@ -1,4 +1,4 @@
-import type { Severity } from './violation.table';
+import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000 and
 // 2026_11_21_100000): sums over these stand in for scans over every visible row.

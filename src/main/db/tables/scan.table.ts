@@ -1,7 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-
-export type ScanStatus = 'pending' | 'running' | 'completed' | 'failed';
-export type ScanSource = 'submitted' | 'imported';
+import type { ScanSource, ScanStatus } from '../../../shared/api/scans';
 
 export interface ScanTable {
   id: string;

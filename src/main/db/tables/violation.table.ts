@@ -1,6 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-
-export type Severity = 'low' | 'medium' | 'high' | 'critical';
+import type { Severity } from '../../../shared/api/scans';
 
 export interface ViolationTable {
   id: string;
