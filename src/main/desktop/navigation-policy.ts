@@ -1,5 +1,5 @@
 // What the desktop window may show and which links may leave it. Pure URL logic, apart from
-// Electron, so that every case is unit-tested (test/unit/desktop-navigation-policy.test.ts).
+// Electron, so that every case is unit-tested (test/unit/desktop/navigation-policy.test.ts).
 
 function parse(url: string): URL | null {
   try {

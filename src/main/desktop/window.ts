@@ -2,7 +2,7 @@ import { BrowserWindow, screen, type WebPreferences } from 'electron';
 import { loadWindowState, MIN_HEIGHT, MIN_WIDTH, saveWindowState, type WindowState } from './window-state';
 
 // The one app window. Its web preferences are the locked-down set, asserted exactly by
-// test/unit/desktop-window.test.ts: the served UI gets no Node and talks to main only through the
+// test/unit/desktop/shell.test.ts: the served UI gets no Node and talks to main only through the
 // preload's typed object.
 
 export function secureWebPreferences(preload: string): WebPreferences {

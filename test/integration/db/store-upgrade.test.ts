@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScanList } from '../../../src/shared/api/scans';
+import { openDatabase } from '../../../src/main/db/connection';
+import { migrateToLatest } from '../../../src/main/db/migrate';
+import { migrations } from '../../../src/main/db/migrations/index';
+import { databaseFile } from '../../../src/main/workspace/data-dir';
+import { buildApp } from '../../../src/main/server/app';
+import { createUser } from '../../../src/main/users/users.service';
+import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
+import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+
+/** The last migration before the scans list got covering indexes and the scan_counts rollup. */
+const BEFORE = '2026_11_21_070000_add_scans_tokens_index';
+const SCANS = 300;
+
+describe('opening a store made by an older version', () => {
+  let dataDir: string;
+  let workspace: Workspace | undefined;
+  afterEach(async () => {
+    await workspace?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('announces the upgrade, fills the rollup and gives the new indexes planner statistics', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'scandesk-upgrade-'));
+    const names = Object.keys(migrations);
+    const older = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(BEFORE) + 1));
+    const old = openDatabase(databaseFile(dataDir));
+    await migrateToLatest(old, older);
+    const owner = await createUser(old, 'local', { workspaceOwner: true });
+    await insertScans(
+      old,
+      Array.from({ length: SCANS }, (_, n) => ({
+        id: fixtureScanId(n + 1),
+        created_at: Date.UTC(2026, 10, 1) + n * 60_000,
+        submitted_by: owner.user.id,
+        tool: n % 3 === 0 ? 'cursor' : 'claude-code',
+        violation_count: n % 5 === 0 ? 1 : 0,
+      })),
+    );
+    await sql`ANALYZE`.execute(old);
+    await old.destroy();
+
+    const heard: string[][] = [];
+    workspace = await openWorkspace(dataDir, { onUpgrade: (pending) => heard.push(pending) });
+    expect(heard).toEqual([names.slice(names.indexOf(BEFORE) + 1)]);
+
+    const analyzed = await sql<{ idx: string }>`SELECT idx FROM sqlite_stat1 WHERE tbl = 'scans'`.execute(workspace.db);
+    expect(analyzed.rows.map((row) => row.idx)).toEqual(
+      expect.arrayContaining([
+        'scans_list',
+        'scans_list_tool',
+        'scans_list_submitted_by',
+        'scans_list_organization_id',
+      ]),
+    );
+
+    const app = await buildApp({ db: workspace.db, version: 'test' });
+    try {
+      const total = async (query: string): Promise<number> => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/v1/scans?limit=1${query}`,
+          headers: { authorization: `Bearer ${owner.token}` },
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        return (response.json() as ScanList).total;
+      };
+      expect(await total('')).toBe(SCANS);
+      expect(await total('&tool=cursor')).toBe(SCANS / 3);
+      expect(await total('&has_violations=true')).toBe(SCANS / 5);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,258 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScanList, ScanStatus } from '../../../src/shared/api/scans';
+import { deleteUser } from '../../../src/main/users/users.repository';
+import { createRoleWorld, fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+
+// The list's `total` comes from the scan_counts rollup without a time range, and from the
+// scan_days rollup for the whole days of one. These runs write scans through every path that
+// changes them (inserts, updates, deleting an organization or a user, both of which cascade) and
+// check the rollup against a recount, and every user's totals, over ranges aligned to days or
+// not, against the visibility rule worked out here from the raw rows.
+
+const TOOLS = ['claude-code', 'cursor', 'ChatGPT'] as const;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ORIGIN = Date.UTC(2026, 10, 1);
+/**
+ * Time ranges: everything (the plain count), then whole days (the scan_days rollup), partial days
+ * at either end, and a range inside one day.
+ */
+const RANGES: { since?: number; until?: number }[] = [
+  { since: Date.UTC(2000, 0, 1) },
+  { since: ORIGIN + DAY, until: ORIGIN + 4 * DAY },
+  { since: ORIGIN + DAY + 7 * HOUR, until: ORIGIN + 3 * DAY + 13 * HOUR },
+  { since: ORIGIN + 2 * DAY + 1 },
+  { until: ORIGIN + 2 * DAY - 1 },
+  { since: ORIGIN + DAY + 2 * HOUR, until: ORIGIN + DAY + 20 * HOUR },
+];
+const rangeQuery = ({ since, until }: { since?: number; until?: number }): string =>
+  (since === undefined ? '' : `&since=${new Date(since).toISOString()}`) +
+  (until === undefined ? '' : `&until=${new Date(until).toISOString()}`);
+const STATUSES: readonly ScanStatus[] = ['pending', 'running', 'completed', 'failed'];
+
+type Step =
+  | { kind: 'insert'; scans: { org: number; user: number; tool: number; status: number; violations: number }[] }
+  | { kind: 'update'; scan: number; org: number; tool: number; status: number; violations: number }
+  | { kind: 'delete-scan'; scan: number }
+  | { kind: 'delete-org'; org: number }
+  | { kind: 'delete-user'; user: number };
+
+const index = (n: number) => fc.nat({ max: n - 1 });
+const scanShape = fc.record({
+  org: index(3),
+  user: index(3),
+  tool: index(TOOLS.length),
+  status: index(STATUSES.length),
+  violations: fc.constantFrom(0, 0, 1, 3),
+});
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('insert'), scans: fc.array(scanShape, { minLength: 1, maxLength: 8 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('update'),
+      scan: fc.nat(),
+      org: index(3),
+      tool: index(TOOLS.length),
+      status: index(STATUSES.length),
+      violations: fc.constantFrom(0, 2),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-scan'), scan: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-org'), org: index(2) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-user'), user: fc.integer({ min: 1, max: 2 }) }) },
+) as fc.Arbitrary<Step>;
+
+interface World {
+  ctx: TestContext;
+  users: TestUser[];
+  /** Two organizations (either may be deleted) and "none". */
+  orgs: (string | null)[];
+  nextScan: number;
+}
+
+async function setUp(): Promise<World> {
+  const ctx = await createTestContext();
+  return { ctx, ...(await createRoleWorld(ctx)), nextScan: 1 };
+}
+
+async function scanIds(world: World): Promise<string[]> {
+  const rows = await world.ctx.db.selectFrom('scans').select('id').orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
+
+async function apply(world: World, next: Step): Promise<void> {
+  const { ctx, users, orgs } = world;
+  const alive = new Set((await ctx.db.selectFrom('users').select('id').execute()).map((row) => row.id));
+  const liveOrgs = new Set((await ctx.db.selectFrom('organizations').select('id').execute()).map((row) => row.id));
+  const orgOf = (n: number): string | null => {
+    const org = orgs[n] ?? null;
+    return org !== null && liveOrgs.has(org) ? org : null;
+  };
+  switch (next.kind) {
+    case 'insert': {
+      const fixtures = next.scans
+        .filter((shape) => alive.has(users[shape.user]!.id))
+        .map((shape) => ({
+          id: fixtureScanId(world.nextScan++),
+          // Five hours apart: scans spread over days, for the ranges checked below.
+          created_at: ORIGIN + world.nextScan * 5 * HOUR,
+          submitted_by: users[shape.user]!.id,
+          tool: TOOLS[shape.tool],
+          status: STATUSES[shape.status],
+          organization_id: orgOf(shape.org),
+          violation_count: shape.violations,
+        }));
+      if (fixtures.length > 0) await insertScans(ctx.db, fixtures);
+      return;
+    }
+    case 'update': {
+      const ids = await scanIds(world);
+      if (ids.length === 0) return;
+      await ctx.db
+        .updateTable('scans')
+        .set({
+          organization_id: orgOf(next.org),
+          tool: TOOLS[next.tool],
+          status: STATUSES[next.status],
+          violation_count: next.violations,
+        })
+        .where('id', '=', ids[next.scan % ids.length]!)
+        .execute();
+      return;
+    }
+    case 'delete-scan': {
+      const ids = await scanIds(world);
+      if (ids.length > 0)
+        await ctx.db
+          .deleteFrom('scans')
+          .where('id', '=', ids[next.scan % ids.length]!)
+          .execute();
+      return;
+    }
+    case 'delete-org': {
+      const org = orgOf(next.org);
+      if (org === null) return;
+      const response = await ctx.request({ method: 'DELETE', url: `/v1/organizations/${org}` });
+      expect(response.statusCode, response.body).toBe(204);
+      return;
+    }
+    case 'delete-user':
+      await deleteUser(ctx.db, users[next.user]!.id);
+      return;
+  }
+}
+
+/** The rollup as the triggers left it, and as a recount of the scans says it must be. */
+async function rollupAndRecount(world: World) {
+  const { db } = world.ctx;
+  const rollup = await db
+    .selectFrom('scan_counts')
+    .selectAll()
+    .orderBy('organization_key')
+    .orderBy('submitted_by')
+    .orderBy('tool')
+    .orderBy('status')
+    .orderBy('with_violations')
+    .execute();
+  const recount = await sql<(typeof rollup)[number]>`
+    SELECT coalesce(organization_id, '') AS organization_key, submitted_by, tool, status,
+      violation_count > 0 AS with_violations, count(*) AS scans
+    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  return { rollup, recount: recount.rows };
+}
+
+const FILTERS = [
+  '',
+  ...TOOLS.map((tool) => `&tool=${tool}`),
+  ...STATUSES.map((status) => `&status=${status}`),
+  '&has_violations=true',
+  '&has_violations=false',
+  '&tool=cursor&status=completed&has_violations=true',
+];
+
+async function expectTotals(world: World): Promise<void> {
+  const { ctx, users } = world;
+  const scans = await ctx.db.selectFrom('scans').selectAll().execute();
+  const managed = await ctx.db.selectFrom('memberships').where('role', 'in', ['owner', 'admin']).selectAll().execute();
+  const orgs = (await ctx.db.selectFrom('organizations').select('id').execute()).map((row) => row.id);
+  const alive = new Set((await ctx.db.selectFrom('users').select('id').execute()).map((row) => row.id));
+  for (const user of users.filter((u) => alive.has(u.id))) {
+    const mine = new Set(managed.filter((m) => m.user_id === user.id).map((m) => m.organization_id));
+    const visible = scans.filter(
+      (scan) => scan.submitted_by === user.id || (scan.organization_id !== null && mine.has(scan.organization_id)),
+    );
+    for (const filter of [...FILTERS, ...orgs.map((org) => `&organization_id=${org}`)]) {
+      const params = new URLSearchParams(filter);
+      const matches = visible.filter(
+        (scan) =>
+          (!params.has('tool') || scan.tool === params.get('tool')) &&
+          (!params.has('status') || scan.status === params.get('status')) &&
+          (!params.has('organization_id') || scan.organization_id === params.get('organization_id')) &&
+          (!params.has('has_violations') || scan.violation_count > 0 === (params.get('has_violations') === 'true')),
+      );
+      for (const range of [{}, ...RANGES]) {
+        const expected = matches.filter(
+          (scan) =>
+            (range.since === undefined || scan.created_at >= range.since) &&
+            (range.until === undefined || scan.created_at < range.until),
+        ).length;
+        const url = `/v1/scans?limit=1${filter}${rangeQuery(range)}`;
+        const response = await ctx.request({ method: 'GET', url, as: user });
+        expect(response.statusCode, response.body).toBe(200);
+        expect((response.json() as ScanList).total, `${user.name} ${url}`).toBe(expected);
+      }
+    }
+  }
+}
+
+describe('scan totals (the scan_counts rollup)', () => {
+  let world: World | undefined;
+  afterEach(async () => {
+    await world?.ctx.close();
+    world = undefined;
+  });
+
+  it('stays equal to a recount and to the visibility rule through inserts, updates and cascading deletes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        await world?.ctx.close();
+        world = await setUp();
+        for (const next of steps) await apply(world, next);
+        const { rollup, recount } = await rollupAndRecount(world);
+        expect(rollup).toEqual(recount);
+        await expectTotals(world);
+      }),
+      { numRuns: 15 },
+    );
+  }, 120_000);
+
+  it('is filled from the scans already stored when the migration runs', async () => {
+    world = await setUp();
+    await apply(world, {
+      kind: 'insert',
+      scans: [
+        { org: 0, user: 1, tool: 0, status: 2, violations: 1 },
+        { org: 2, user: 2, tool: 1, status: 3, violations: 0 },
+      ],
+    });
+    const { db } = world.ctx;
+    await db.deleteFrom('scan_counts').execute();
+    // Re-run the migration's fill on the emptied rollup, as an upgraded store would.
+    const { up } = await import('../../../src/main/db/migrations/2026_11_21_090000_create_scan_counts');
+    await sql`DROP TRIGGER scans_count_insert`.execute(db);
+    await sql`DROP TRIGGER scans_count_delete`.execute(db);
+    await sql`DROP TRIGGER scans_count_update`.execute(db);
+    await db.schema.dropTable('scan_counts').execute();
+    await up(db);
+    const { rollup, recount } = await rollupAndRecount(world);
+    expect(rollup).toHaveLength(2);
+    expect(rollup).toEqual(recount);
+  });
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../../helpers/assertions';
+import { createTestContext, type TestContext } from '../../helpers/test-app';
+
+// The endpoints of SPEC.md §2 and §4–§8: each must exist and be described.
+const ENDPOINTS = [
+  'get /v1/me',
+  'delete /v1/session',
+  'get /v1/users',
+  'post /v1/users',
+  'get /v1/organizations',
+  'post /v1/organizations',
+  'get /v1/organizations/{id}',
+  'patch /v1/organizations/{id}',
+  'delete /v1/organizations/{id}',
+  'get /v1/organizations/{id}/members',
+  'put /v1/organizations/{id}/members/{user_id}',
+  'delete /v1/organizations/{id}/members/{user_id}',
+  'get /v1/organizations/{org_id}/teams',
+  'post /v1/organizations/{org_id}/teams',
+  'get /v1/teams/{id}',
+  'get /v1/teams/{id}/members',
+  'post /v1/teams/{id}/members',
+  'delete /v1/teams/{id}/members/{user_id}',
+  'get /v1/organizations/{id}/policy',
+  'put /v1/organizations/{id}/policy',
+  'get /v1/scans',
+  'post /v1/scans',
+  'get /v1/scans/{id}',
+  'get /v1/scans/{scan_id}/evidence',
+  'get /v1/scans/{scan_id}/evidence/timeline/buckets',
+  'get /v1/scans/{scan_id}/evidence/timeline',
+  'get /v1/stats/tokens',
+  'get /healthz',
+];
+
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+        responses: Record<string, unknown>;
+      }
+    >
+  >;
+}
+
+describe('GET /v1/openapi.json', () => {
+  let ctx: TestContext;
+  let document: OpenApiDocument;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    const response = await ctx.request({ method: 'GET', url: '/v1/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    document = response.json();
+  });
+  afterAll(() => ctx.close());
+
+  it('is OpenAPI 3.1 and describes every endpoint of the contract, with the error shape', () => {
+    expect(document.openapi).toBe('3.1.0');
+    const described = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method} ${path}`),
+    );
+    for (const endpoint of ENDPOINTS) expect(described).toContain(endpoint);
+    for (const endpoint of ENDPOINTS.filter((e) => e.includes('/v1/'))) {
+      const [method, path] = endpoint.split(' ') as [string, string];
+      expect(Object.keys(document.paths[path]?.[method]?.responses ?? {})).toContain('4XX');
+    }
+  });
+
+  it('carries the same schemas that validate requests', () => {
+    const body = document.paths['/v1/organizations']?.post?.requestBody?.content['application/json']?.schema;
+    expect(body).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
+    });
+  });
+
+  it('shows query parameters that have a default as optional', () => {
+    const parameters = (
+      document.paths['/v1/scans']?.get as unknown as { parameters: { name: string; required?: boolean }[] }
+    ).parameters;
+    const byName = new Map(parameters.map((parameter) => [parameter.name, parameter.required ?? false]));
+    expect(byName.get('limit')).toBe(false);
+    expect(byName.get('offset')).toBe(false);
+    expect(byName.get('since')).toBe(false);
+  });
+
+  it('needs a token like every /v1 path', async () => {
+    expectError(await ctx.request({ method: 'GET', url: '/v1/openapi.json', as: null }), 401, 'unauthorized');
+  });
+});

@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/main/db/connection';
+import type { Db } from '../../../src/main/db/database';
+import { migrateToLatest } from '../../../src/main/db/migrate';
+import { WriteBatcher, type BatchedWork } from '../../../src/main/db/write-batcher';
+
+describe('WriteBatcher (group commit)', () => {
+  let dir: string;
+  let db: Db;
+  /** A second connection to the same file: sees only what was committed. */
+  let observer: SQLite.Database;
+  let transactions: number;
+  let batcher: WriteBatcher;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'scandesk-batcher-'));
+    db = openDatabase(join(dir, 'x.db'));
+    await migrateToLatest(db);
+    observer = new SQLite(join(dir, 'x.db'), { readonly: true });
+    transactions = 0;
+    const start = db.startTransaction.bind(db);
+    db.startTransaction = () => {
+      transactions++;
+      return start();
+    };
+    batcher = new WriteBatcher(db);
+  });
+  afterEach(async () => {
+    observer.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const committed = (): string[] =>
+    (observer.prepare('SELECT id FROM users ORDER BY id').all() as { id: string }[]).map((row) => row.id);
+
+  const addUser =
+    (id: string): BatchedWork<string> =>
+    async (trx) => {
+      await trx.insertInto('users').values({ id, name: id, is_workspace_owner: 0, created_at: '2026-11-21' }).execute();
+      return id;
+    };
+
+  it('runs works that arrive together in one transaction and settles them after the commit', async () => {
+    const ids = Array.from({ length: 20 }, (_, i) => `u${String(i).padStart(2, '0')}`);
+    const seenBeforeCommit: string[][] = [];
+    const seenOnSettle: string[][] = [];
+    const results = await Promise.all(
+      ids.map((id) =>
+        batcher
+          .run(async (trx) => {
+            await addUser(id)(trx);
+            seenBeforeCommit.push(committed());
+            return id;
+          })
+          .then((result) => {
+            seenOnSettle.push(committed());
+            return result;
+          }),
+      ),
+    );
+    expect(results).toEqual(ids);
+    expect(transactions).toBe(1);
+    expect(seenBeforeCommit.every((seen) => seen.length === 0)).toBe(true);
+    expect(seenOnSettle.every((seen) => seen.length === ids.length)).toBe(true);
+    expect(committed()).toEqual(ids);
+  });
+
+  it('rolls back and rejects only the work that failed', async () => {
+    const outcomes = await Promise.allSettled([
+      batcher.run(addUser('a')),
+      batcher.run(async (trx) => {
+        await addUser('b')(trx);
+        throw new Error('b refused');
+      }),
+      batcher.run(addUser('c')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('b refused'));
+    expect(committed()).toEqual(['a', 'c']);
+    expect(transactions).toBe(1);
+  });
+
+  it('rejects every work of a batch whose commit fails, and stores none of it', async () => {
+    const outcomes = await Promise.allSettled([
+      batcher.run(addUser('a')),
+      batcher.run(async (trx) => {
+        // A deferred foreign key is checked at COMMIT: the whole batch's commit fails.
+        await sql`PRAGMA defer_foreign_keys = ON`.execute(trx);
+        await trx
+          .insertInto('tokens')
+          .values({ id: 't', user_id: 'nobody', token_hash: 'x', created_at: 'x' })
+          .execute();
+        return 't';
+      }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(committed()).toEqual([]);
+    // The batcher is still usable afterwards.
+    expect(await batcher.run(addUser('d'))).toBe('d');
+    expect(committed()).toEqual(['d']);
+  });
+
+  it('runs a lone work at once, and later works in transactions of their own', async () => {
+    expect(await batcher.run(addUser('a'))).toBe('a');
+    expect(await batcher.run(addUser('b'))).toBe('b');
+    expect(transactions).toBe(2);
+    expect(committed()).toEqual(['a', 'b']);
+  });
+});

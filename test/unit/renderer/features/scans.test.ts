@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { listKeyAction } from '../../../../src/renderer/src/features/scans/list-keys';
+import {
+  nextDay,
+  pageInfo,
+  pageLabel,
+  parseScansSearch,
+  sortState,
+  toggleSort,
+  toolNames,
+  toScanListQuery,
+  withFilter,
+} from '../../../../src/renderer/src/features/scans/scans-search';
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+describe('parseScansSearch', () => {
+  it('keeps valid filters and drops defaults', () => {
+    expect(
+      parseScansSearch({
+        tool: ' Cursor ',
+        has_violations: 'true',
+        offset: '100',
+        limit: 50,
+        since: '2026-11-01',
+        status: 'failed',
+        sort: '-created_at',
+      }),
+    ).toEqual({ tool: 'Cursor', has_violations: true, offset: 100, since: '2026-11-01', status: 'failed' });
+  });
+
+  it('tolerates junk', () => {
+    expect(parseScansSearch(null)).toEqual({});
+    expect(parseScansSearch('x')).toEqual({});
+    expect(
+      parseScansSearch({
+        limit: 9999,
+        offset: -3,
+        since: '2026-13-45',
+        until: 'yesterday',
+        status: 'weird',
+        has_violations: 'maybe',
+        sort: 'random',
+        tool: 'x'.repeat(101),
+        organization_id: {},
+      }),
+    ).toEqual({});
+  });
+
+  it('reads has_violations=false and a page size', () => {
+    expect(parseScansSearch({ has_violations: false, limit: '200' })).toEqual({ has_violations: false, limit: 200 });
+  });
+});
+
+describe('the list query', () => {
+  it('asks for one page with the inclusive until turned into the exclusive day after', () => {
+    expect(toScanListQuery({ until: '2026-11-30', offset: 50 })).toMatchObject({
+      limit: 50,
+      offset: 50,
+      until: '2026-12-01',
+    });
+    expect(nextDay('2026-12-31')).toBe('2027-01-01');
+  });
+
+  it('a filter change goes back to the first page', () => {
+    expect(withFilter({ tool: 'A', offset: 200, limit: 100 }, { tool: 'B' })).toEqual({ tool: 'B', limit: 100 });
+  });
+});
+
+describe('paging', () => {
+  it('labels and bounds the pages', () => {
+    const first = pageInfo(0, 50, 50, 1234);
+    expect(pageLabel(first, fmt)).toBe('1–50 of 1,234');
+    expect(first.previousOffset).toBeUndefined();
+    expect(first.nextOffset).toBe(50);
+    const last = pageInfo(1200, 50, 34, 1234);
+    expect(pageLabel(last, fmt)).toBe('1,201–1,234 of 1,234');
+    expect(last.nextOffset).toBeUndefined();
+    expect(last.previousOffset).toBe(1150);
+    expect(pageLabel(pageInfo(0, 50, 0, 0), fmt)).toBe('0 of 0');
+    expect(pageInfo(30, 50, 10, 40).previousOffset).toBe(0);
+  });
+});
+
+describe('sort', () => {
+  it("reads the API's sort values from the URL and drops the default", () => {
+    expect(parseScansSearch({ sort: '-tokens' })).toEqual({ sort: '-tokens' });
+    expect(parseScansSearch({ sort: 'tokens', tool: 'Cursor' })).toEqual({ sort: 'tokens', tool: 'Cursor' });
+    expect(parseScansSearch({ sort: 'created_at' })).toEqual({ sort: 'created_at' });
+    expect(parseScansSearch({ sort: '-created_at' })).toEqual({});
+    for (const junk of ['-id', 'TOKENS', ' -tokens', 'tokens,created_at', '', 3, ['-tokens'], null]) {
+      expect(parseScansSearch({ sort: junk })).toEqual({});
+    }
+  });
+
+  it('turns the page-only sorts of older links into the server sorts', () => {
+    expect(parseScansSearch({ sort: 'tokens-desc' })).toEqual({ sort: '-tokens' });
+    expect(parseScansSearch({ sort: 'tokens-asc' })).toEqual({ sort: 'tokens' });
+    expect(parseScansSearch({ sort: 'time' })).toEqual({});
+  });
+
+  it('asks the server for the order', () => {
+    expect(toScanListQuery({ sort: '-tokens' })).toMatchObject({ sort: '-tokens', offset: 0 });
+    expect(toScanListQuery({}).sort).toBeUndefined();
+  });
+
+  it('marks only the ordered column for aria-sort', () => {
+    expect(sortState(undefined, 'created_at')).toBe('descending');
+    expect(sortState(undefined, 'tokens')).toBeUndefined();
+    expect(sortState('-tokens', 'tokens')).toBe('descending');
+    expect(sortState('-tokens', 'created_at')).toBeUndefined();
+    expect(sortState('tokens', 'tokens')).toBe('ascending');
+    expect(sortState('created_at', 'created_at')).toBe('ascending');
+  });
+
+  it('a header click starts descending, then flips, and goes back to the first page', () => {
+    const filtered = { tool: 'Cursor', offset: 150, limit: 100 };
+    expect(toggleSort(filtered, 'tokens')).toEqual({ tool: 'Cursor', limit: 100, sort: '-tokens' });
+    expect(toggleSort({ sort: '-tokens', offset: 50 }, 'tokens')).toEqual({ sort: 'tokens' });
+    expect(toggleSort({ sort: 'tokens' }, 'tokens')).toEqual({ sort: '-tokens' });
+    expect(toggleSort({ offset: 50 }, 'created_at')).toEqual({ sort: 'created_at' });
+    expect(toggleSort({ sort: 'created_at' }, 'created_at')).toEqual({});
+    expect(toggleSort({ sort: '-tokens', offset: 50 }, 'created_at')).toEqual({});
+  });
+
+  it('a filter change keeps the order', () => {
+    expect(withFilter({ sort: '-tokens', offset: 100 }, { tool: 'B' })).toEqual({ sort: '-tokens', tool: 'B' });
+  });
+});
+
+describe('toolNames and keys', () => {
+  it('collects tool names from grouped stats', () => {
+    expect(toolNames([{ groups: { b: {}, a: {} } }, { groups: { c: {}, a: {} } }, {}])).toEqual(['a', 'b', 'c']);
+  });
+
+  it('moves the selection with j/k within bounds and opens with Enter', () => {
+    expect(listKeyAction('j', -1, 3)).toEqual({ type: 'select', index: 0 });
+    expect(listKeyAction('j', 2, 3)).toEqual({ type: 'select', index: 2 });
+    expect(listKeyAction('k', 0, 3)).toEqual({ type: 'select', index: 0 });
+    expect(listKeyAction('Enter', 1, 3)).toEqual({ type: 'open', index: 1 });
+    expect(listKeyAction('Enter', -1, 3)).toBeUndefined();
+    expect(listKeyAction('x', 1, 3)).toBeUndefined();
+    expect(listKeyAction('j', 0, 0)).toBeUndefined();
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { formatTimestamp, parseDateOrDateTime } from '../../../src/shared/time';
+
+describe('parseDateOrDateTime', () => {
+  it('reads a date as midnight UTC', () => {
+    expect(parseDateOrDateTime('2026-11-01')).toBe(Date.UTC(2026, 10, 1));
+    expect(parseDateOrDateTime('2026-11-01')).toBe(1_793_491_200_000);
+    expect(parseDateOrDateTime('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseDateOrDateTime('1970-01-01')).toBe(0);
+  });
+
+  it('reads years below 100 as themselves, not as 19xx', () => {
+    expect(parseDateOrDateTime('0050-06-15')).toBe(Date.parse('0050-06-15T00:00:00.000Z'));
+    expect(parseDateOrDateTime('0000-02-29')).toBe(Date.parse('0000-02-29T00:00:00.000Z'));
+    expect(parseDateOrDateTime('0050-06-15T01:02:03Z')).toBe(Date.parse('0050-06-15T01:02:03.000Z'));
+  });
+
+  it('reads date-times in UTC, to the millisecond', () => {
+    expect(parseDateOrDateTime('2026-11-01T12:34:56Z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56));
+    expect(parseDateOrDateTime('2026-11-01T12:34:56.789Z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56, 789));
+    expect(parseDateOrDateTime('2026-11-01T12:34:56.5Z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56, 500));
+    expect(parseDateOrDateTime('2026-11-01t12:34:56z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56));
+    expect(parseDateOrDateTime('2026-11-01 12:34:56Z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56));
+    expect(parseDateOrDateTime('9999-12-31T23:59:59.999Z')).toBe(253_402_300_799_999);
+    expect(parseDateOrDateTime('9999-12-31T23:59:59.999+00:00')).toBe(253_402_300_799_999);
+    expect(parseDateOrDateTime('0000-01-01T00:00:00.000Z')).toBe(Date.parse('0000-01-01T00:00:00.000Z'));
+    expect(parseDateOrDateTime('0000-01-01T01:00:00+01:00')).toBe(Date.parse('0000-01-01T00:00:00.000Z'));
+  });
+
+  it('applies offsets', () => {
+    expect(parseDateOrDateTime('2026-11-01T12:00:00+05:30')).toBe(Date.UTC(2026, 10, 1, 6, 30));
+    expect(parseDateOrDateTime('2026-11-01T12:00:00-08:00')).toBe(Date.UTC(2026, 10, 1, 20, 0));
+    expect(parseDateOrDateTime('2026-11-01T00:30:00+01:00')).toBe(Date.UTC(2026, 9, 31, 23, 30));
+    expect(parseDateOrDateTime('2026-11-01T12:00:00+00:00')).toBe(Date.UTC(2026, 10, 1, 12));
+  });
+
+  it('refuses impossible dates and times', () => {
+    for (const text of [
+      '2026-02-29',
+      '2026-02-30',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-11-00',
+      '2026-02-29T00:00:00Z',
+      '2026-11-01T24:00:00Z',
+      '2026-11-01T23:60:00Z',
+      '2026-11-01T23:59:60Z',
+      '2026-11-01T12:00:00+25:00',
+      '2026-11-01T12:00:00+05:60',
+      // Valid text, but the instant falls outside years 0000–9999 once the offset is applied.
+      '9999-12-31T23:30:00-01:00',
+      '0000-01-01T00:30:00+01:00',
+    ]) {
+      expect(parseDateOrDateTime(text), text).toBeNull();
+    }
+  });
+
+  it('refuses junk and incomplete forms', () => {
+    for (const text of [
+      '',
+      'yesterday',
+      'now',
+      '1793491200000',
+      '2026-1-1',
+      '2026/11/01',
+      '01-11-2026',
+      ' 2026-11-01',
+      '2026-11-01 ',
+      '2026-11',
+      '2026-11-01T',
+      '2026-11-01T12:00Z',
+      '2026-11-01T12:00:00',
+      '2026-11-01T12:00:00+0530',
+      '2026-11-01T12:00:00+05',
+      '2026-11-01T12:00:00.Z',
+      '2026-11-01T12:00:00.1234567890Z',
+      '2026-11-01T12:00:00ZZ',
+      '+002026-11-01',
+    ]) {
+      expect(parseDateOrDateTime(text), JSON.stringify(text)).toBeNull();
+    }
+  });
+});
+
+describe('formatTimestamp', () => {
+  it('writes ISO 8601 UTC with milliseconds and Z', () => {
+    expect(formatTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(formatTimestamp(1_793_491_200_000)).toBe('2026-11-01T00:00:00.000Z');
+    expect(formatTimestamp(Date.UTC(2026, 10, 21, 4, 16, 15, 470))).toBe('2026-11-21T04:16:15.470Z');
+  });
+
+  it('round-trips with parseDateOrDateTime', () => {
+    for (const ms of [0, 1, 999, 1_793_534_400_123, 253_402_300_799_999]) {
+      expect(parseDateOrDateTime(formatTimestamp(ms))).toBe(ms);
+    }
+    expect(formatTimestamp(parseDateOrDateTime('2026-11-01T12:00:00+05:30')!)).toBe('2026-11-01T06:30:00.000Z');
+  });
+});
