@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
 import { Policy } from '../../shared/api/policies';
-import { currentTimestamp } from '../../shared/time';
-import { requireRole } from '../organizations/access';
 import type { RouteDeps } from '../http/route-types';
-import { findPolicy, savePolicy } from './policies.repository';
+import { readPolicy, replacePolicy } from './policies.service';
 
 const tags = ['policies'];
 
@@ -12,10 +10,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
   app.get(
     '/v1/organizations/:id/policy',
     { schema: { tags, summary: "The organization's policy", params: OrganizationParams, response: { 200: Policy } } },
-    async (request) => {
-      await requireRole(db, request.params.id, request.user.id, 'member');
-      return findPolicy(db, request.params.id);
-    },
+    async (request) => readPolicy(db, request.params.id, request.user.id),
   );
 
   app.put(
@@ -29,11 +24,6 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         response: { 200: Policy },
       },
     },
-    async (request) =>
-      db.transaction().execute(async (trx) => {
-        await requireRole(trx, request.params.id, request.user.id, 'admin');
-        await savePolicy(trx, request.params.id, request.body, currentTimestamp());
-        return findPolicy(trx, request.params.id);
-      }),
+    async (request) => replacePolicy(db, request.params.id, request.user.id, request.body),
   );
 };

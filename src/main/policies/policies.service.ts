@@ -1,0 +1,20 @@
+import type { Policy } from '../../shared/api/policies';
+import { currentTimestamp } from '../../shared/time';
+import type { Db } from '../db/database';
+import { requireRole } from '../organizations/access';
+import { findPolicy, savePolicy } from './policies.repository';
+
+/** Any member reads the organization's policy (SPEC.md §5). */
+export async function readPolicy(db: Db, organizationId: string, userId: string): Promise<Policy> {
+  await requireRole(db, organizationId, userId, 'member');
+  return findPolicy(db, organizationId);
+}
+
+/** Owners and admins replace it whole; it applies to scans submitted from then on. */
+export function replacePolicy(db: Db, organizationId: string, userId: string, policy: Policy): Promise<Policy> {
+  return db.transaction().execute(async (trx) => {
+    await requireRole(trx, organizationId, userId, 'admin');
+    await savePolicy(trx, organizationId, policy, currentTimestamp());
+    return findPolicy(trx, organizationId);
+  });
+}
