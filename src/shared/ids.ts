@@ -11,3 +11,9 @@ export const ID_MAX_LENGTH = 100;
 export const ID_PATTERN = '^(?!\\.\\.?$)[A-Za-z0-9_.:-]*$';
 
 export const ID_MESSAGE = 'must be letters, digits, "_", ".", ":" or "-" only, and not "." or ".."';
+
+const ID_REGEX = new RegExp(ID_PATTERN);
+
+/** Whether `value` can be an id at all: what a client checks before it puts one in a URL. */
+export const isId = (value: string): boolean =>
+  value.length >= 1 && value.length <= ID_MAX_LENGTH && ID_REGEX.test(value);

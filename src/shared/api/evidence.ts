@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DateOrDateTime, Id, TokenCount, Timestamp } from './common';
 import { TimelineEntry, TokenBreakdown, Violation } from './scans';
+import { NAME_MAX_LENGTH } from '../names';
 
 export const EVIDENCE_TYPES = ['timeline', 'token_breakdown', 'violations'] as const;
 export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
@@ -60,7 +61,7 @@ export const TimelinePageQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: TIMELINE_PAGE_MAX, default: 1000 }),
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(DateOrDateTime),
-    action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'exact action' })),
+    action: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'exact action' })),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { NAME_MAX_LENGTH } from '../names';
 import { DateOrDateTime, Id, Label, TokenCount, Timestamp } from './common';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -92,13 +93,17 @@ export const SCAN_LIST_SORTS = ['-created_at', 'created_at', '-tokens', 'tokens'
 export type ScanListSort = (typeof SCAN_LIST_SORTS)[number];
 export const DEFAULT_SCAN_LIST_SORT: ScanListSort = '-created_at';
 
+/** A page of the scan list: at most this many rows, this many unless asked. */
+export const SCAN_PAGE_MAX = 500;
+export const SCAN_PAGE_DEFAULT = 50;
+
 export const ScanListQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+    limit: Type.Integer({ minimum: 1, maximum: SCAN_PAGE_MAX, default: SCAN_PAGE_DEFAULT }),
     offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(DateOrDateTime),
-    tool: Type.Optional(Type.String({ maxLength: 100 })),
+    tool: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),

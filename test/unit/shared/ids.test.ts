@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { Id } from '../../../src/shared/api/common';
+import { isId } from '../../../src/shared/ids';
 
 const validate = new Ajv({ strict: false }).compile(Id);
 
@@ -15,6 +16,7 @@ describe('the id rule', () => {
     ['x'.repeat(100)],
   ])('accepts %j', (id) => {
     expect(validate(id)).toBe(true);
+    expect(isId(id)).toBe(true);
   });
 
   it.each([
@@ -33,5 +35,6 @@ describe('the id rule', () => {
     ['x'.repeat(101)],
   ])('refuses %j', (id) => {
     expect(validate(id)).toBe(false);
+    expect(isId(id)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { isId } from '../../../../shared/ids';
+
 export const ORG_TABS = ['teams', 'members', 'policy'] as const;
 export type OrgTab = (typeof ORG_TABS)[number];
 
@@ -8,8 +10,9 @@ export interface OrganizationsSearch {
   team?: string;
 }
 
+/** An id as the server's id rule has it (shared/ids.ts); anything else names nothing. */
 const id = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' && value.length <= 100 ? value.trim() : undefined;
+  typeof value === 'string' && isId(value.trim()) ? value.trim() : undefined;
 
 /** The route's validateSearch: whatever a hand-edited URL holds, the page gets a usable state. */
 export function parseOrganizationsSearch(raw: Record<string, unknown>): OrganizationsSearch {

@@ -1,3 +1,5 @@
+import { NAME_MAX_LENGTH } from '../../../../shared/names';
+
 /** The scan detail view in the URL: the entries filter, the highlighted entry and the chart's zoom window. */
 export interface ScanDetailSearch {
   /** The entries shown: those with exactly this action (the server filters). */
@@ -16,7 +18,7 @@ function integer(value: unknown, min: number): number | undefined {
 
 export function parseScanDetailSearch(input: unknown): ScanDetailSearch {
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const action = typeof raw.action === 'string' && raw.action.trim() ? raw.action.slice(0, 100) : undefined;
+  const action = typeof raw.action === 'string' && raw.action.trim() ? raw.action.slice(0, NAME_MAX_LENGTH) : undefined;
   let from = integer(raw.from, 0);
   let to = integer(raw.to, 0);
   // Half a window, or one turned inside out, is no window.

@@ -2,13 +2,17 @@ import {
   DEFAULT_SCAN_LIST_SORT,
   SCAN_LIST_SORTS,
   SCAN_STATUSES,
+  SCAN_PAGE_DEFAULT,
+  SCAN_PAGE_MAX,
+  type ScanListQuery,
   type ScanListSort,
-  type ScanStatus,
 } from '../../../../shared/api/scans';
+import { isId } from '../../../../shared/ids';
+import { NAME_MAX_LENGTH } from '../../../../shared/names';
 import { DAY_MS } from '../../../../shared/time';
 
-export const PAGE_SIZES = [25, 50, 100, 200, 500] as const;
-export const DEFAULT_LIMIT = 50;
+export const PAGE_SIZES = [25, 50, 100, 200, SCAN_PAGE_MAX] as const;
+export const DEFAULT_LIMIT = SCAN_PAGE_DEFAULT;
 
 /** The columns the server can order by; the table's headers toggle them. */
 export type SortColumn = 'created_at' | 'tokens';
@@ -16,23 +20,21 @@ export type SortColumn = 'created_at' | 'tokens';
 /** Sort values of links made before the server sorted, when tokens sorted only the page. */
 const LEGACY_SORTS: Readonly<Record<string, ScanListSort>> = { 'tokens-desc': '-tokens', 'tokens-asc': 'tokens' };
 
-/** The scans view as it lives in the URL; absent keys mean "no filter". */
-export interface ScansSearch {
-  since?: string;
-  until?: string;
-  tool?: string;
-  status?: ScanStatus;
-  organization_id?: string;
-  has_violations?: boolean;
-  /** The API's own value, so that the URL and the request say the same (`?sort=-tokens`). */
-  sort?: ScanListSort;
-  offset?: number;
-  limit?: number;
-}
+/**
+ * The scans view as it lives in the URL: the list query's own fields (absent means "no filter"),
+ * with `since`/`until` as whole days and `sort` the API's value (`?sort=-tokens`), so that the URL
+ * and the request say the same.
+ */
+export type ScansSearch = Partial<
+  Pick<
+    ScanListQuery,
+    'since' | 'until' | 'tool' | 'status' | 'organization_id' | 'has_violations' | 'sort' | 'offset' | 'limit'
+  >
+>;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function text(value: unknown, max = 100): string | undefined {
+function text(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   const trimmed = String(value).trim();
   return trimmed && trimmed.length <= max ? trimmed : undefined;
@@ -57,13 +59,14 @@ function oneOf<T extends string>(values: readonly T[], value: unknown): T | unde
 export function parseScansSearch(input: unknown): ScansSearch {
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const hasViolations = raw.has_violations;
-  const limit = integer(raw.limit, 1, 500);
+  const limit = integer(raw.limit, 1, SCAN_PAGE_MAX);
+  const organization = text(raw.organization_id, Infinity);
   const search: ScansSearch = {
     since: date(raw.since),
     until: date(raw.until),
-    tool: text(raw.tool),
+    tool: text(raw.tool, NAME_MAX_LENGTH),
     status: oneOf(SCAN_STATUSES, raw.status),
-    organization_id: text(raw.organization_id),
+    organization_id: organization !== undefined && isId(organization) ? organization : undefined,
     has_violations:
       hasViolations === true || hasViolations === 'true'
         ? true
