@@ -5,9 +5,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Evidence } from '../../src/shared/api/evidence';
-import type { Policy } from '../../src/shared/api/policies';
-import type { Scan, ScanList } from '../../src/shared/api/scans';
+import type { Evidence } from '../../../src/shared/api/evidence';
+import type { Policy } from '../../../src/shared/api/policies';
+import type { Scan, ScanList } from '../../../src/shared/api/scans';
 import {
   cleanupProcesses,
   makeTempDir,
@@ -15,8 +15,8 @@ import {
   startServe,
   type CliResult,
   type ServeProcess,
-} from '../helpers/serve-process';
-import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
+} from '../../helpers/serve-process';
+import { closedPort, expectExit, expectUsage, lines } from '../../helpers/cli-output';
 
 const SCAN_ID = /^scan_\w+$/;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

@@ -2,9 +2,9 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverKeyFile } from '../../src/main/workspace/data-dir';
-import { lines } from '../helpers/cli-output';
-import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } from '../helpers/serve-process';
+import { serverKeyFile } from '../../../src/main/workspace/data-dir';
+import { lines } from '../../helpers/cli-output';
+import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } from '../../helpers/serve-process';
 
 // docs/security.md, Server identity: a token the CLI reads from a data directory goes only to a
 // server that proves it holds that directory's key. Whatever else listens where the CLI looks

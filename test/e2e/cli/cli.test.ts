@@ -5,8 +5,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Organization, OrganizationList } from '../../src/shared/api/organizations';
-import type { Team, TeamList } from '../../src/shared/api/teams';
+import type { Organization, OrganizationList } from '../../../src/shared/api/organizations';
+import type { Team, TeamList } from '../../../src/shared/api/teams';
 import {
   cleanupProcesses,
   makeTempDir,
@@ -15,8 +15,8 @@ import {
   type CliResult,
   type EnvOverrides,
   type ServeProcess,
-} from '../helpers/serve-process';
-import { closedPort, expectUsage, lines } from '../helpers/cli-output';
+} from '../../helpers/serve-process';
+import { closedPort, expectUsage, lines } from '../../helpers/cli-output';
 
 /** Splits an aligned table into its cells. */
 function tableRows(stdout: string): string[][] {

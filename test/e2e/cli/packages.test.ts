@@ -10,9 +10,9 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Evidence } from '../../src/shared/api/evidence';
-import type { Scan } from '../../src/shared/api/scans';
-import type { Manifest } from '../../src/shared/evidence-package';
+import type { Evidence } from '../../../src/shared/api/evidence';
+import type { Scan } from '../../../src/shared/api/scans';
+import type { Manifest } from '../../../src/shared/evidence-package';
 import {
   cleanupProcesses,
   makeTempDir,
@@ -20,10 +20,10 @@ import {
   startServe,
   type CliResult,
   type ServeProcess,
-} from '../helpers/serve-process';
-import { closedPort, expectExit, expectUsage, lines } from '../helpers/cli-output';
-import { buildZip, unzip } from '../helpers/zip-builder';
-import { derivedScanId, derivedViolationId } from '../../src/main/evidence/import/import-ids';
+} from '../../helpers/serve-process';
+import { closedPort, expectExit, expectUsage, lines } from '../../helpers/cli-output';
+import { buildZip, unzip } from '../../helpers/zip-builder';
+import { derivedScanId, derivedViolationId } from '../../../src/main/evidence/import/import-ids';
 
 const SEVEN_ZIP = '/usr/bin/7z';
 const HAS_7Z = existsSync(SEVEN_ZIP);
