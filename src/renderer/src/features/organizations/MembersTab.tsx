@@ -5,7 +5,8 @@ import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { api } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
 import { AddMemberForm } from './AddMemberForm';
-import { GuardedButton, Reason } from './Guarded';
+import { Reason } from './Guarded';
+import { MemberTable } from './MemberTable';
 import { useMembers, useRemoveMember, useSetMemberRole } from './organizations-api';
 import { permission, ROLE_OPTIONS } from './permissions';
 
@@ -25,59 +26,38 @@ export function MembersTab({ orgId, role }: { orgId: string; role: Role | undefi
       <h3 id="org-members-heading">Members and roles</h3>
       <Reason id={ROLE_REASON_ID} permission={maySetRoles} />
       <QueryState isPending={members.isPending} error={members.error} isEmpty={list.length === 0} empty="No members.">
-        <table className="org-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">User id</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((member) => (
-              <tr key={member.user_id}>
-                <td>
-                  {member.name}
-                  {member.user_id === me.data?.id ? <span className="org-muted"> (you)</span> : null}
-                </td>
-                <td>
-                  <code>{member.user_id}</code>
-                </td>
-                <td>
-                  <select
-                    aria-label={`Role of ${member.name}`}
-                    value={member.role}
-                    disabled={!maySetRoles.allowed || setRole.isPending}
-                    title={maySetRoles.reason ?? undefined}
-                    aria-describedby={maySetRoles.allowed ? undefined : ROLE_REASON_ID}
-                    onChange={(e) => setRole.mutate({ userId: member.user_id, role: e.target.value as Role })}
-                  >
-                    {ROLE_OPTIONS.map((option) => (
-                      <option key={option} value={option}>
-                        {option}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td>{formatDateTime(member.joined_at)}</td>
-                <td>
-                  <GuardedButton
-                    permission={mayRemove}
-                    disabled={remove.isPending}
-                    aria-label={`Remove ${member.name} from the organization`}
-                    onClick={() => remove.mutate(member.user_id)}
-                  >
-                    Remove
-                  </GuardedButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MemberTable
+          members={list}
+          columns={['Role', 'Joined']}
+          note={(member) => (member.user_id === me.data?.id ? <span className="org-muted"> (you)</span> : null)}
+          cells={(member) => (
+            <>
+              <td>
+                <select
+                  aria-label={`Role of ${member.name}`}
+                  value={member.role}
+                  disabled={!maySetRoles.allowed || setRole.isPending}
+                  title={maySetRoles.reason ?? undefined}
+                  aria-describedby={maySetRoles.allowed ? undefined : ROLE_REASON_ID}
+                  onChange={(e) => setRole.mutate({ userId: member.user_id, role: e.target.value as Role })}
+                >
+                  {ROLE_OPTIONS.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </select>
+              </td>
+              <td>{formatDateTime(member.joined_at)}</td>
+            </>
+          )}
+          remove={{
+            permission: mayRemove,
+            pending: remove.isPending,
+            label: (member) => `Remove ${member.name} from the organization`,
+            run: (userId) => remove.mutate(userId),
+          }}
+        />
       </QueryState>
       {setRole.error ? <ErrorMessage error={setRole.error} /> : null}
       {remove.error ? <ErrorMessage error={remove.error} /> : null}

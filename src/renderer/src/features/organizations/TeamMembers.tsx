@@ -4,6 +4,7 @@ import type { TeamSummary } from '../../../../shared/api/teams';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { formatDateTime } from '../../lib/format';
 import { GuardedButton } from './Guarded';
+import { MemberTable } from './MemberTable';
 import { useMembers } from './organizations-api';
 import { permission } from './permissions';
 import { useAddTeamMember, useRemoveTeamMember, useTeamMembers } from './teams-api';
@@ -35,39 +36,17 @@ export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSu
         isEmpty={list.length === 0}
         empty="This team has no members yet."
       >
-        <table className="org-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">User id</th>
-              <th scope="col">Added</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((member) => (
-              <tr key={member.user_id}>
-                <td>{member.name}</td>
-                <td>
-                  <code>{member.user_id}</code>
-                </td>
-                <td>{formatDateTime(member.added_at)}</td>
-                <td>
-                  <GuardedButton
-                    permission={may}
-                    disabled={remove.isPending}
-                    aria-label={`Remove ${member.name} from ${team.name}`}
-                    onClick={() => remove.mutate(member.user_id)}
-                  >
-                    Remove
-                  </GuardedButton>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <MemberTable
+          members={list}
+          columns={['Added']}
+          cells={(member) => <td>{formatDateTime(member.added_at)}</td>}
+          remove={{
+            permission: may,
+            pending: remove.isPending,
+            label: (member) => `Remove ${member.name} from ${team.name}`,
+            run: (userId) => remove.mutate(userId),
+          }}
+        />
       </QueryState>
       {remove.error ? <ErrorMessage error={remove.error} /> : null}
       <form className="org-row" onSubmit={submit}>
