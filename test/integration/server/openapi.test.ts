@@ -91,6 +91,29 @@ describe('GET /v1/openapi.json', () => {
     expect(byName.get('since')).toBe(false);
   });
 
+  // Not in the contract's list above (SPEC.md does not name it), but clients other than ours may
+  // want to make the same check before they send a token: the document must say how.
+  it('describes the identity check as public, with its required challenge and its proof', () => {
+    const operation = document.paths['/v1/identity']?.get as unknown as
+      | {
+          security?: unknown[];
+          parameters?: { in: string; name: string; required?: boolean; schema: { pattern?: string } }[];
+          responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+        }
+      | undefined;
+    expect(operation, 'GET /v1/identity is described').toBeDefined();
+    expect(operation!.security).toEqual([]);
+    expect(operation!.parameters).toEqual([
+      expect.objectContaining({ in: 'query', name: 'challenge', required: true, schema: expect.anything() }),
+    ]);
+    expect(operation!.parameters![0]!.schema.pattern).toBe('^[0-9a-f]{32,128}$');
+    expect(operation!.responses['200']?.content?.['application/json']?.schema).toMatchObject({
+      required: ['proof'],
+      properties: { proof: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+    });
+    expect(Object.keys(operation!.responses)).toContain('4XX');
+  });
+
   it('needs a token like every /v1 path', async () => {
     expectError(await ctx.request({ method: 'GET', url: '/v1/openapi.json', as: null }), 401, 'unauthorized');
   });
