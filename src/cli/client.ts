@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { isIdentityProof } from '../main/identity/identity-proof';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIdentityProof, normalizeAddress, type SocketEnd } from '../main/identity/identity-proof';
 import { readServerKey } from '../main/identity/server-key';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../main/server/default-address';
 import { defaultDataDir, serverKeyFile, tokenFile } from '../main/workspace/data-dir';
@@ -60,12 +62,34 @@ interface SendInit {
   streamed?: boolean;
 }
 
+/** One GET of a small JSON answer, with the address and port the connection actually reached. */
+function probe(url: URL): Promise<{ status: number; body: string; end: SocketEnd }> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const request = send(url, { method: 'GET', timeout: 10_000 }, (response) => {
+      const end = { address: response.socket.remoteAddress ?? '', port: response.socket.remotePort ?? 0 };
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length > 4096) request.destroy(new Error('the answer is longer than an identity proof'));
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, end }));
+      response.on('error', reject);
+    });
+    request.on('timeout', () => request.destroy(new Error('no answer within 10 s')));
+    request.on('error', reject);
+    request.end();
+  });
+}
+
 /**
  * Asks the server at `url` to prove it holds `dataDir`'s key, before that directory's token is
- * sent to it: whatever else listens on the port (another program, a stale server of another
- * workspace) never receives the token.
+ * sent to it: whatever else listens where the CLI looks (another program, a relay on another
+ * loopback address, a stale server of another workspace) never receives the token. Answers the
+ * URL to send the token to: `localhost` pinned to the address that was checked.
  */
-async function verifyServer(url: string, dataDir: string): Promise<void> {
+async function verifyServer(url: string, dataDir: string): Promise<string> {
   const refusal = (why: string): Error =>
     new UnreachableError(
       `the server at ${url} is not this workspace's Scandesk (${why}); refusing to send it the token from ` +
@@ -75,24 +99,30 @@ async function verifyServer(url: string, dataDir: string): Promise<void> {
   if (!key)
     throw refusal(`${serverKeyFile(dataDir)} is missing: start this version's server on the data directory once`);
   const challenge = randomBytes(32).toString('hex');
-  const parsed = new URL(url);
-  const port = Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
-  let response: Response;
+  const target = new URL(`${url}/v1/identity?challenge=${challenge}`);
+  let answer: Awaited<ReturnType<typeof probe>>;
   try {
-    response = await fetch(`${url}/v1/identity?challenge=${challenge}`, { redirect: 'error' });
+    answer = await probe(target);
   } catch (error) {
-    throw transportError(error, url, false);
+    throw transportError(Object.assign(new Error('request failed'), { cause: error }), url, false);
   }
-  const body = parseJson(await response.text()) as { proof?: unknown } | undefined;
-  if (!response.ok || !isIdentityProof(key, challenge, port, body?.proof))
+  const body = parseJson(answer.body) as { proof?: unknown } | undefined;
+  if (answer.status !== 200 || !isIdentityProof(key, challenge, answer.end, body?.proof)) {
     throw refusal('its identity proof does not match');
+  }
+  if (target.hostname !== 'localhost') return url;
+  // localhost may resolve to ::1 one time and 127.0.0.1 the next: the token goes where the proof came from.
+  const address = normalizeAddress(answer.end.address);
+  const pinned = new URL(url);
+  pinned.hostname = address.includes(':') ? `[${address}]` : address;
+  return pinned.toString().replace(/\/+$/, '');
 }
 
 /** A thin typed client over the HTTP API. */
 export class ApiClient {
   private resolved: ClientOptions | undefined;
-  /** The identity check, made once per client and only when the options ask for it. */
-  private verified: Promise<void> | undefined;
+  /** The identity check, made once per client and only when the options ask for it: the URL it vouches for. */
+  private verified: Promise<string> | undefined;
 
   /** Options may be given lazily, so that a usage error is reported (exit 2) before a missing token. */
   constructor(private readonly options: ClientOptions | (() => ClientOptions)) {}
@@ -143,13 +173,14 @@ export class ApiClient {
   private async send(path: string, init: SendInit): Promise<Response> {
     this.resolved ??= typeof this.options === 'function' ? this.options() : this.options;
     const options = this.resolved;
+    let url = options.url;
     if (options.tokenDataDir !== undefined) {
       this.verified ??= verifyServer(options.url, options.tokenDataDir);
-      await this.verified;
+      url = await this.verified;
     }
     let response: Response;
     try {
-      response = await fetch(options.url + path, {
+      response = await fetch(url + path, {
         method: init.method,
         headers: { Authorization: `Bearer ${options.token}`, ...init.headers },
         // Node's fetch (undici) takes an async iterable as a body; the DOM typings the tests compile

@@ -7,11 +7,9 @@ import { readServerKey } from './server-key';
 export interface IdentityDeps {
   /** The data directory whose key the server proves; without one (some tests) there is none. */
   dataDir?: string | undefined;
-  /** The port the server listens on, which the proof covers; null before it listens. */
-  port: () => number | null;
 }
 
-export const identityRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app, { dataDir, port }) => {
+export const identityRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (app, { dataDir }) => {
   let key: Buffer | null = null;
   app.get(
     '/v1/identity',
@@ -33,7 +31,9 @@ export const identityRoutes: FastifyPluginAsyncTypebox<IdentityDeps> = async (ap
     async (request) => {
       key ??= dataDir === undefined ? null : readServerKey(dataDir);
       if (!key) throw new DomainError('not_found', 'this server has no data directory key to prove');
-      return { proof: identityProof(key, request.query.challenge, port()) };
+      // The connection's own end, as this socket has it: what the client reached.
+      const { localAddress = '', localPort = 0 } = request.socket;
+      return { proof: identityProof(key, request.query.challenge, { address: localAddress, port: localPort }) };
     },
   );
 };

@@ -195,7 +195,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(importRoutes, { ...deps, limits: options.importLimits });
   await app.register(statsRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
-  await app.register(identityRoutes, { dataDir: options.dataDir, port });
+  await app.register(identityRoutes, { dataDir: options.dataDir });
 
   await registerRenderer(app, servesRenderer ? options.rendererDir! : null);
   return app;

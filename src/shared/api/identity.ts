@@ -16,8 +16,8 @@ export const Identity = Type.Object({
   proof: Type.String({
     pattern: '^[0-9a-f]{64}$',
     description:
-      'HMAC-SHA256 of "scandesk.identity.v1\\0" + challenge + "\\0" + the port the server listens on, ' +
-      'keyed with <data-dir>/server-key, in hex',
+      'HMAC-SHA256 of "scandesk.identity.v1\\0" + challenge + "\\0" + the local address + "\\0" + the local port ' +
+      'of the connection, as the server socket has them, keyed with <data-dir>/server-key, in hex',
   }),
 });
 export type Identity = Static<typeof Identity>;

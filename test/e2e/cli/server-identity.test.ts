@@ -19,6 +19,7 @@ interface Squatter {
 /** A local HTTP server recording every request; `answer` decides what it sends back. */
 async function squatter(
   answer: (url: string, reply: (status: number, body: unknown) => void) => void,
+  at: { host: string; port: number } = { host: '127.0.0.1', port: 0 },
 ): Promise<Squatter> {
   const seen: Squatter['seen'] = [];
   const server: Server = createServer((request, response) => {
@@ -27,10 +28,13 @@ async function squatter(
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, resolve);
+  });
   const { port } = server.address() as { port: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${at.host.includes(':') ? `[${at.host}]` : at.host}:${port}`,
     seen,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -63,9 +67,11 @@ describe('the CLI checks the server before it sends a token from a data director
     }
   }
 
-  it('sends it to its own server, which proves the key', async () => {
-    const result = await fromDataDir(real.url);
-    expect(result.code, result.stderr).toBe(0);
+  it('sends it to its own server, which proves the key, by address or as localhost', async () => {
+    for (const url of [real.url, `http://localhost:${real.port}`]) {
+      const result = await fromDataDir(url);
+      expect(result.code, result.stderr).toBe(0);
+    }
   });
 
   it('refuses a squatter that does not know the endpoint, or answers a made-up proof', async () => {
@@ -76,11 +82,12 @@ describe('the CLI checks the server before it sends a token from a data director
     expectRefused(await fromDataDir(bluffing.url), bluffing);
   });
 
-  it('refuses a squatter that relays the challenge to the real server and passes its answer on', async () => {
-    const relayed: number[] = [];
-    const relay = await squatter((url, reply) => {
-      // The real server accepts only its own Host; a relay can send that. The proof still names
-      // the real server's port, not the one the CLI asked.
+  /**
+   * A squatter that passes /v1/identity on to the real server with the Host it accepts: the proof
+   * it gets back is genuine, but names the real server's socket, not the one the CLI reached.
+   */
+  const relayTo = (relayed: number[], at?: { host: string; port: number }) =>
+    squatter((url, reply) => {
       const forwarded = httpRequest(`${real.url}${url}`, { headers: { host: `127.0.0.1:${real.port}` } }, (answer) => {
         let body = '';
         answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -90,10 +97,28 @@ describe('the CLI checks the server before it sends a token from a data director
         });
       });
       forwarded.end();
-    });
+    }, at);
+
+  it('refuses a squatter that relays the challenge to the real server and passes its answer on', async () => {
+    const relayed: number[] = [];
+    const relay = await relayTo(relayed);
     squatters.push(relay);
     const result = await fromDataDir(relay.url);
-    // The real server did answer with a proof: only the port it covers gives the relay away.
+    expect(relayed).toEqual([200]);
+    expectRefused(result, relay);
+  });
+
+  it('refuses a relay on another loopback address with the same port', async (context) => {
+    const relayed: number[] = [];
+    let relay: Squatter;
+    try {
+      relay = await relayTo(relayed, { host: '::1', port: real.port });
+    } catch {
+      context.skip(); // no IPv6 loopback on this machine
+      return;
+    }
+    squatters.push(relay);
+    const result = await fromDataDir(relay.url);
     expect(relayed).toEqual([200]);
     expectRefused(result, relay);
   });

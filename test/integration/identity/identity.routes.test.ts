@@ -18,8 +18,8 @@ describe('GET /v1/identity', () => {
     expect(response.statusCode, response.body).toBe(200);
     const key = readServerKey(ctx.dataDir)!;
     expect(key).toHaveLength(32);
-    // Not listening (injected requests): the proof covers no port.
-    expect(response.json()).toEqual({ proof: identityProof(key, CHALLENGE, null) });
+    // An injected request has no socket end of its own: the proof covers an empty one.
+    expect(response.json()).toEqual({ proof: identityProof(key, CHALLENGE, { address: '', port: 0 }) });
   });
 
   it('keeps the key across restarts: opening the workspace again does not replace it', () => {
