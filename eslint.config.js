@@ -40,6 +40,24 @@ const CORE_RULES = [
   MAIN_STAYS_MAIN,
 ];
 
+// Features write Kysely; what differs per dialect (connections, bulk inserts, raw reads, error
+// codes, transactions that retry lost races) lives behind src/main/db.
+const DB_DRIVERS = {
+  group: ['better-sqlite3', 'pg', 'pg-*'],
+  message: 'Only src/main/db imports the database drivers; features write Kysely.',
+};
+const SERVER_IS_ASSEMBLY = {
+  group: ['**/server/*'],
+  message: 'Features use the HTTP toolkit (src/main/http); only the assembly names features.',
+};
+const TRANSACTIONS_THROUGH_DB = [
+  'error',
+  {
+    selector: 'CallExpression[callee.property.name=/^(transaction|startTransaction)$/][arguments.length=0]',
+    message: 'Start transactions with inTransaction (src/main/db/transaction.ts): it retries lost races on PostgreSQL.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
   js.configs.recommended,
@@ -80,26 +98,29 @@ export default tseslint.config(
   },
   {
     files: ['src/main/**'],
-    ignores: [...DESKTOP_SHELL, ...ASSEMBLY],
+    ignores: [...DESKTOP_SHELL, ...ASSEMBLY, 'src/main/db/**'],
     rules: {
-      'no-restricted-imports': restrict([
-        ...CORE_RULES,
-        {
-          group: ['**/server/*'],
-          message: 'Features use the HTTP toolkit (src/main/http); only the assembly names features.',
-        },
-      ]),
+      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS, SERVER_IS_ASSEMBLY]),
+      'no-restricted-syntax': TRANSACTIONS_THROUGH_DB,
     },
   },
   {
+    files: ['src/main/db/**'],
+    rules: { 'no-restricted-imports': restrict([...CORE_RULES, SERVER_IS_ASSEMBLY]) },
+  },
+  {
     files: ASSEMBLY,
-    rules: { 'no-restricted-imports': restrict(CORE_RULES) },
+    rules: {
+      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS]),
+      'no-restricted-syntax': TRANSACTIONS_THROUGH_DB,
+    },
   },
   {
     files: DESKTOP_SHELL,
     rules: {
       'no-restricted-imports': restrict([
         MAIN_STAYS_MAIN,
+        DB_DRIVERS,
         {
           // `../x` is src/main/x; `../core` is the one allowed, `../../shared/…` is not matched.
           regex: '^\\.\\./(?!core$)[^.]',
@@ -134,6 +155,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': restrict([
         { group: ['electron', 'electron/*'], message: 'The CLI is plain Node.' },
+        DB_DRIVERS,
         { group: ['**/renderer/**', '**/preload/**'], message: 'The CLI may use src/main and src/shared.' },
       ]),
     },

@@ -4,8 +4,9 @@
  * the evidence package of each scan, downloaded once per run.
  */
 import { join } from 'node:path';
-import { openSqlite, wrapSqlite } from '../../src/main/db/connection';
 import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
+import { openSqliteDatabase } from '../../src/main/db/sqlite-connection';
+import { inTransaction } from '../../src/main/db/transaction';
 import { databaseFile } from '../../src/main/workspace/data-dir';
 import { prepareWorkspace } from './bare-common';
 import { downloadToFile } from './http';
@@ -48,19 +49,32 @@ export interface TimelineDataDir {
 /** Fills `dataDir` with one scan per size, each with a timeline of that many entries. */
 export async function createTimelineDataDir(dataDir: string, sizes: readonly number[]): Promise<TimelineDataDir> {
   const ownerId = await prepareWorkspace(dataDir);
-  const sqlite = openSqlite(databaseFile(dataDir));
-  const db = wrapSqlite(sqlite);
-  const restore = relaxForBulkLoad(sqlite);
+  const db = openSqliteDatabase(databaseFile(dataDir));
+  const restore = relaxForBulkLoad(db);
   const scans = new Map<number, string>();
   try {
-    const scanRows = new BulkInserter(sqlite, db, 'scans', SCAN_SAMPLE, 1);
-    const entryRows = new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
     for (const size of sizes) {
       const id = scanIdFor(size);
       const next = random(size);
-      sqlite.transaction(() => {
+      await inTransaction(db, async (trx) => {
+        const scanRows = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
+        const entryRows = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
         // The scan row first (foreign keys), with its totals patched in once they are known.
-        scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
+        await scanRows.push(
+          id,
+          START_MS,
+          'bench',
+          ACTIONS[0]!,
+          0,
+          'completed',
+          'submitted',
+          null,
+          ownerId,
+          '{}',
+          0,
+          0,
+          0,
+        );
         let timestamp = START_MS;
         let tokens = 0;
         const breakdown = { input: 0, output: 0 };
@@ -71,17 +85,20 @@ export async function createTimelineDataDir(dataDir: string, sizes: readonly num
           breakdown.input += input;
           breakdown.output += count - input;
           tokens += count;
-          entryRows.push(id, seq, timestamp, ACTIONS[Math.floor(next() * ACTIONS.length)]!, count);
+          const written = entryRows.push(id, seq, timestamp, ACTIONS[Math.floor(next() * ACTIONS.length)]!, count);
+          if (written) await written;
         }
-        entryRows.flush();
-        sqlite
-          .prepare('UPDATE scans SET tokens = ?, request_count = ?, token_breakdown = ? WHERE id = ?')
-          .run(tokens, size, JSON.stringify(breakdown), id);
-      })();
+        await entryRows.flush();
+        await trx
+          .updateTable('scans')
+          .set({ tokens, request_count: size, token_breakdown: JSON.stringify(breakdown) })
+          .where('id', '=', id)
+          .execute();
+      });
       scans.set(size, id);
     }
   } finally {
-    restore();
+    await restore();
     await db.destroy();
   }
   return { dataDir, scans };

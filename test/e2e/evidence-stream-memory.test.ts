@@ -29,7 +29,7 @@ describe(`GET /v1/scans/:id/evidence under --max-old-space-size=${HEAP_MB}`, () 
     const workspace = await openWorkspace(dataDir);
     try {
       const owner = (await findWorkspaceOwner(workspace.db))!;
-      insertEvidenceScan(workspace.db, { id: 'scan_BIG', submittedBy: owner.id, entries: ENTRIES });
+      await insertEvidenceScan(workspace.db, { id: 'scan_BIG', submittedBy: owner.id, entries: ENTRIES });
     } finally {
       await workspace.close();
     }

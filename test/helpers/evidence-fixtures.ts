@@ -1,8 +1,8 @@
 /**
- * Scans with long timelines, written straight into SQLite through BulkInserter: a million entries
+ * Scans with long timelines, written straight into the store through BulkInserter: a million entries
  * load in seconds, where the API would take minutes (and caps a submit at 100,000).
  */
-import { sqliteUnder } from '../../src/main/db/connection';
+import { inTransaction } from '../../src/main/db/transaction';
 import type { Db } from '../../src/main/db/database';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../src/main/db/bulk-insert';
 import type { Severity } from '../../src/shared/api/scans';
@@ -42,17 +42,16 @@ export const defaultEntry = (seq: number): StoredEntrySpec => ({
 });
 
 /** Inserts one scan with its timeline and violations, in one transaction. */
-export function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): void {
-  const sqlite = sqliteUnder(db);
+export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promise<void> {
   const entryAt = spec.entryAt ?? defaultEntry;
   const violations = spec.violations ?? [];
-  sqlite.transaction(() => {
-    const scans = new BulkInserter(sqlite, db, 'scans', SCAN_SAMPLE, 1);
-    const entries = new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, 100);
-    const findings = new BulkInserter(sqlite, db, 'violations', VIOLATION_SAMPLE, 1);
+  await inTransaction(db, async (trx) => {
+    const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
+    const entries = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, 100);
+    const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, 1);
     const first = spec.entries > 0 ? entryAt(0) : { timestamp: START_MS, action: 'none', tokens: 0 };
     // The scan first (foreign keys); its token total is patched in once summed.
-    scans.push(
+    await scans.push(
       spec.id,
       first.timestamp,
       'fixture',
@@ -71,12 +70,14 @@ export function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): void {
     for (let seq = 0; seq < spec.entries; seq++) {
       const entry = seq === 0 ? first : entryAt(seq);
       tokens += entry.tokens;
-      entries.push(spec.id, seq, entry.timestamp, entry.action, entry.tokens);
+      await entries.push(spec.id, seq, entry.timestamp, entry.action, entry.tokens);
     }
-    entries.flush();
-    violations.forEach((v, seq) => findings.push(v.id, spec.id, seq, v.rule, v.severity, v.message, v.timeline_index));
-    sqlite.prepare('UPDATE scans SET tokens = ? WHERE id = ?').run(tokens, spec.id);
-  })();
+    await entries.flush();
+    for (const [seq, v] of violations.entries()) {
+      await findings.push(v.id, spec.id, seq, v.rule, v.severity, v.message, v.timeline_index);
+    }
+    await trx.updateTable('scans').set({ tokens }).where('id', '=', spec.id).execute();
+  });
 }
 
 /** A small scan whose strings and numbers exercise every escaping and formatting path of the JSON. */
@@ -96,8 +97,8 @@ export const ODD_SCAN = {
   ] satisfies StoredViolationSpec[],
 };
 
-export function insertOddScan(db: Db, id: string, submittedBy: string): void {
-  insertEvidenceScan(db, {
+export function insertOddScan(db: Db, id: string, submittedBy: string): Promise<void> {
+  return insertEvidenceScan(db, {
     id,
     submittedBy,
     entries: ODD_SCAN.entries.length,

@@ -6,9 +6,7 @@ const eslint = new ESLint();
 
 async function restrictedMessages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? [])
-    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
-    .map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId?.startsWith('no-restricted-')).map((m) => m.message);
 }
 
 describe('layering rules', () => {
@@ -40,6 +38,13 @@ describe('layering rules', () => {
       'src/main/desktop/probe.ts',
       "import { findScan } from '../scans/scans.repository';\nexport const f = findScan;\n",
     ],
+    ['src/main/scans/probe.ts', "import SQLite from 'better-sqlite3';\nexport const s = SQLite;\n"],
+    ['src/main/server/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    ['src/cli/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    [
+      'src/main/teams/probe.ts',
+      "import type { Db } from '../db/database';\nexport const t = (db: Db) => db.transaction().execute(async () => 1);\n",
+    ],
   ])('refuses %s importing across the boundary: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).not.toEqual([]);
   });
@@ -57,6 +62,11 @@ describe('layering rules', () => {
     [
       'src/main/desktop/probe.ts',
       "import { DESKTOP_CHANNELS } from '../../shared/desktop-api';\nexport const d = DESKTOP_CHANNELS;\n",
+    ],
+    ['src/main/db/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    [
+      'src/main/teams/probe.ts',
+      "import { inTransaction } from '../db/transaction';\nexport const t = inTransaction;\n",
     ],
   ])('allows %s: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).toEqual([]);

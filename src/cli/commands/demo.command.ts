@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { tokenFile } from '../../main/workspace/data-dir';
+import { describeLocation } from '../../main/db/database-location';
 import { EXIT, UsageError } from '../usage-error';
+import { DATABASE_OPTION, databaseFlag } from './database-flag';
 import { HOUR_MS } from '../../shared/time';
 
 const MAX_SCANS = 100_000_000;
@@ -65,6 +67,7 @@ export async function demoCommand(args: string[]): Promise<number> {
       scans: { type: 'string', default: '5000' },
       seed: { type: 'string', default: '1' },
       now: { type: 'string' },
+      ...DATABASE_OPTION,
     },
   });
   // No default: filling the real user-data folder with fake activity by accident is hard to undo.
@@ -73,10 +76,12 @@ export async function demoCommand(args: string[]): Promise<number> {
   const scans = parseCount(values.scans);
   const seed = parseSeed(values.seed);
   const now = parseNow(values.now);
+  const database = databaseFlag(values.database);
 
   const { runDemo } = await import('../../main/demo/demo.service');
   const summary = await runDemo({
     dataDir,
+    database,
     scans,
     seed,
     now,
@@ -88,7 +93,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   process.stdout.write(
     `demo: ${count(summary.scans)} scans, ${count(summary.timelineEntries)} timeline entries, ` +
       `${count(summary.violations)} violations, ${count(summary.organizations)} organizations ` +
-      `in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${dataDir}\n`,
+      `in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${database ? describeLocation(database) : dataDir}\n`,
   );
   return EXIT.ok;
 }

@@ -1,11 +1,15 @@
 // Every command's help text, apart from the command modules: `scandesk help` and `CMD --help` must
 // not load a module that pulls in fastify, SQLite or TypeBox just to print a few lines.
 
-export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--allow-host NAME]... [--log-level info]
-  Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.`;
+export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--database postgres://USER@HOST:PORT/DB]
+               [--allow-host NAME]... [--log-level info]
+  Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.
+  --database (or SCANDESK_DATABASE_URL) keeps the store in PostgreSQL instead of the data directory's
+  SQLite file; several servers may share one database. The data directory still holds the token file.`;
 
-export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate]
-  Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one.`;
+export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--database postgres://…]]
+  Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one
+  (in the PostgreSQL store of --database or SCANDESK_DATABASE_URL, when the server uses one).`;
 
 export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | delete ID   [--json] [--url URL] [--token T]
   Lists, creates, renames or deletes organizations.`;
@@ -42,7 +46,7 @@ scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-requ
                            [--blocked-tools a,b|none] [--blocked-actions a,b|none] [--json]
   Shows an organization's policy, or changes only the given fields of it (owners and admins).`;
 
-export const demoHelp = `scandesk demo --data-dir DIR [--scans 5000] [--seed 1] [--now ISO]
-  Fills a data directory (new or existing) with realistic demo organizations, teams, policies and
+export const demoHelp = `scandesk demo --data-dir DIR [--database postgres://…] [--scans 5000] [--seed 1] [--now ISO]
+  Fills a data directory's store (new or existing; PostgreSQL with --database) with realistic demo organizations, teams, policies and
   scans over the 90 days before --now (default: the current time rounded down to the hour).
   The same --seed, --now and --scans always give the same data.`;

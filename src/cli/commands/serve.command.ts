@@ -4,7 +4,9 @@ import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
 import { startServer } from '../../main/server/listen';
 import { rendererDir } from '../../main/renderer-dir';
 import { openWorkspace } from '../../main/workspace/workspace';
+import { describeLocation } from '../../main/db/database-location';
 import { EXIT, UsageError } from '../usage-error';
+import { DATABASE_OPTION, databaseFlag } from './database-flag';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -22,15 +24,20 @@ export async function serveCommand(args: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       'allow-host': { type: 'string', multiple: true, default: [] },
       'log-level': { type: 'string', default: 'info' },
+      ...DATABASE_OPTION,
     },
   });
   const port = parsePort(values.port);
   const dataDir = values['data-dir'] ?? defaultDataDir();
+  const database = databaseFlag(values.database);
+  const store = database ? describeLocation(database) : dataDir;
   const workspace = await openWorkspace(dataDir, {
+    database,
     initialToken: process.env.SCANDESK_TOKEN || undefined,
+    onIdleError: (error) => process.stderr.write(`database connection lost (${error.message}); reconnecting\n`),
     onUpgrade: (pending) =>
       process.stderr.write(
-        `upgrading the database in ${dataDir} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +
+        `upgrading the database in ${store} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +
           'a large store takes a few seconds per million scans)\n',
       ),
   });
@@ -48,6 +55,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     await workspace.close();
     throw error;
   });
+  if (database) process.stderr.write(`store: ${store}\n`);
   process.stdout.write(`listening on ${server.url}\n`);
 
   return new Promise((resolve) => {

@@ -5,18 +5,19 @@ import { findWorkspaceOwner } from '../../main/users/users.repository';
 import { rotateToken } from '../../main/users/users.service';
 import { openWorkspace, writeTokenFile } from '../../main/workspace/workspace';
 import { EXIT } from '../usage-error';
+import { DATABASE_OPTION, databaseFlag } from './database-flag';
 
 export async function tokenCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { 'data-dir': { type: 'string' }, rotate: { type: 'boolean', default: false } },
+    options: { 'data-dir': { type: 'string' }, rotate: { type: 'boolean', default: false }, ...DATABASE_OPTION },
   });
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.rotate) {
-    const workspace = await openWorkspace(dataDir);
+    const workspace = await openWorkspace(dataDir, { database: databaseFlag(values.database) });
     try {
       const owner = await findWorkspaceOwner(workspace.db);
-      if (!owner) throw new Error('the data directory has no workspace owner');
+      if (!owner) throw new Error('the store has no workspace owner');
       writeTokenFile(dataDir, await rotateToken(workspace.db, owner.id));
     } finally {
       await workspace.close();

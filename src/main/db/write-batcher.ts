@@ -1,10 +1,15 @@
 import type { Transaction } from 'kysely';
 import type { Database, Db } from './database';
+import { classifyDbError, isRetryable } from './db-errors';
+import { dialectOf } from './dialect';
+import { MAX_ATTEMPTS } from './transaction';
 
 export type BatchedWork<T> = (trx: Transaction<Database>) => Promise<T>;
 
 interface Pending {
   work: BatchedWork<unknown>;
+  /** Batches this work has been part of without settling. */
+  attempts: number;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -25,11 +30,15 @@ export class WriteBatcher {
   private readonly queue: Pending[] = [];
   private draining = false;
 
-  constructor(private readonly db: Db) {}
+  private readonly postgres: boolean;
+
+  constructor(private readonly db: Db) {
+    this.postgres = dialectOf(db) === 'postgres';
+  }
 
   run<T>(work: BatchedWork<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, attempts: 0, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) {
         this.draining = true;
         // better-sqlite3 is synchronous: while a batch runs no request is read, so without
@@ -48,13 +57,25 @@ export class WriteBatcher {
     }
   }
 
+  /**
+   * Settles a work that failed, or, on PostgreSQL, queues it again when it lost a race with
+   * another server process (deadlock, serialization failure) and has attempts left. SQLite
+   * transactions hold the write lock from BEGIN, so there they never lose one.
+   */
+  private failed(pending: Pending, error: unknown): void {
+    pending.attempts += 1;
+    const retry = this.postgres && pending.attempts < MAX_ATTEMPTS && isRetryable(classifyDbError(error));
+    if (retry) this.queue.push(pending);
+    else pending.reject(error);
+  }
+
   private async runBatch(batch: Pending[]): Promise<void> {
     const outcomes: { ok: boolean; value: unknown }[] = [];
     const trx = await this.db
       .startTransaction()
       .execute()
       .catch((error: unknown) => {
-        for (const pending of batch) pending.reject(error);
+        for (const pending of batch) this.failed(pending, error);
       });
     if (!trx) return;
     try {
@@ -75,13 +96,13 @@ export class WriteBatcher {
         .rollback()
         .execute()
         .catch(() => undefined);
-      for (const pending of batch) pending.reject(error);
+      for (const pending of batch) this.failed(pending, error);
       return;
     }
     batch.forEach((pending, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.value);
+      else this.failed(pending, outcome.value);
     });
   }
 }

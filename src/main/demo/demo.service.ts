@@ -1,18 +1,20 @@
-import { openSqlite, wrapSqlite } from '../db/connection';
-import type { Db } from '../db/database';
+import { BulkInserter, relaxForBulkLoad, relaxTransaction, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
+import type { Db, Executor } from '../db/database';
+import type { DatabaseLocation } from '../db/database-location';
+import { inTransaction } from '../db/transaction';
 import { insertOrganization, upsertMembership } from '../organizations/organizations.repository';
-import { databaseFile } from '../workspace/data-dir';
 import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace/workspace';
-import { BulkInserter, relaxForBulkLoad, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
 import { timelineInserter } from '../evidence/evidence.repository';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 
 export interface DemoOptions {
   dataDir: string;
+  /** A PostgreSQL store instead of the data directory's SQLite file. */
+  database?: DatabaseLocation | undefined;
   scans: number;
   seed: number;
   /** Epoch ms: scans fall in the 90 days before it. */
@@ -44,107 +46,115 @@ const DEFAULT_BATCH = 5_000;
 const DEFAULT_CHUNK = 100;
 
 /**
- * Fills a data directory (new or existing) with deterministic demo data: organizations, people,
+ * Fills a store (new or existing) with deterministic demo data: organizations, people,
  * teams and policies, then `scans` scans with timelines and the violations the policy engine
  * finds, loaded in large transactions through compile-once multi-row inserts.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const started = performance.now();
-  // The workspace does what every start does (migrations, the owner and its token file); the
-  // load then uses its own connection, whose raw handle it needs.
-  const workspace = await openWorkspace(options.dataDir, { initialToken: options.initialToken });
-  const createdToken = workspace.createdToken !== null;
-  let ownerId: string;
+  // The workspace does what every start does: migrations, the owner and its token file.
+  const workspace = await openWorkspace(options.dataDir, {
+    initialToken: options.initialToken,
+    database: options.database,
+  });
   try {
-    const owner = await findWorkspaceOwner(workspace.db);
-    if (!owner) throw new WorkspaceError('the data directory has no workspace owner');
-    ownerId = owner.id;
-  } finally {
-    await workspace.close();
-  }
-
-  const sqlite = openSqlite(databaseFile(options.dataDir));
-  const db = wrapSqlite(sqlite);
-  try {
+    const { db } = workspace;
+    const owner = await findWorkspaceOwner(db);
+    if (!owner) throw new WorkspaceError('the store has no workspace owner');
     const random = new Random(options.seed);
-    const world = createWorld(random, ownerId, options.now);
+    const world = createWorld(random, owner.id, options.now);
     await insertWorld(db, world);
 
     const generator = new ScanGenerator(world, random, options.scans);
-    const restore = relaxForBulkLoad(sqlite);
-    let timelineEntries = 0;
-    let violations = 0;
+    const restore = relaxForBulkLoad(db);
+    const counts = { timelineEntries: 0, violations: 0 };
     try {
       const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
-      const scans = new BulkInserter(sqlite, db, 'scans', SCAN_SAMPLE, chunkRows);
-      const entries = timelineInserter(sqlite, db, chunkRows);
-      const findings = new BulkInserter(sqlite, db, 'violations', VIOLATION_SAMPLE, chunkRows);
-      // Parents before children within a batch: foreign keys are checked row by row.
-      const insertBatch = sqlite.transaction((batch: readonly DemoScan[]) => {
-        for (const s of batch) {
-          scans.push(
-            s.id,
-            s.created_at,
-            s.tool,
-            s.action,
-            s.tokens,
-            s.status,
-            'submitted',
-            s.organization_id,
-            s.submitted_by,
-            s.token_breakdown,
-            s.timeline.length,
-            s.violations.length,
-            s.worst_severity,
-          );
-        }
-        scans.flush();
-        for (const s of batch) {
-          const timeline = s.timeline;
-          for (let seq = 0; seq < timeline.length; seq++) {
-            const entry = timeline[seq]!;
-            entries.push(s.id, seq, entry.timestamp, entry.action, entry.tokens);
-          }
-        }
-        entries.flush();
-        for (const s of batch) {
-          for (const v of s.violations)
-            findings.push(v.id, s.id, v.seq, v.rule, v.severity, v.message, v.timeline_index);
-        }
-        findings.flush();
-      });
-
       const batchSize = options.batchSize ?? DEFAULT_BATCH;
       const batch: DemoScan[] = [];
       let done = 0;
       for (let scan = generator.next(); scan; scan = generator.next()) {
         batch.push(scan);
         if (batch.length === batchSize || done + batch.length === options.scans) {
-          insertBatch(batch);
+          const written = await inTransaction(db, (trx) => insertBatch(db, trx, batch, chunkRows), {
+            isolation: 'read committed',
+          });
+          counts.timelineEntries += written.timelineEntries;
+          counts.violations += written.violations;
           done += batch.length;
           batch.length = 0;
           options.onProgress?.(done, options.scans);
         }
       }
-      timelineEntries = entries.rows;
-      violations = findings.rows;
     } finally {
-      restore();
+      await restore();
     }
     return {
       dataDir: options.dataDir,
-      createdToken,
+      createdToken: workspace.createdToken !== null,
       scans: options.scans,
-      timelineEntries,
-      violations,
+      ...counts,
       organizations: world.organizations.length,
       users: world.users.length,
       teams: world.organizations.reduce((sum, organization) => sum + organization.teams.length, 0),
       elapsedMs: performance.now() - started,
     };
   } finally {
-    await db.destroy();
+    await workspace.close();
   }
+}
+
+/**
+ * One batch of scans with their timelines and violations, through compile-once multi-row
+ * inserts; parents before children, since foreign keys are checked row by row. A push answers
+ * a promise only where the dialect writes asynchronously (see BulkInserter).
+ */
+async function insertBatch(
+  db: Db,
+  trx: Executor,
+  batch: readonly DemoScan[],
+  chunkRows: number,
+): Promise<{ timelineEntries: number; violations: number }> {
+  await relaxTransaction(trx);
+  const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows);
+  const entries = timelineInserter(db, trx, chunkRows);
+  const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, chunkRows);
+  for (const s of batch) {
+    const written = scans.push(
+      s.id,
+      s.created_at,
+      s.tool,
+      s.action,
+      s.tokens,
+      s.status,
+      'submitted',
+      s.organization_id,
+      s.submitted_by,
+      s.token_breakdown,
+      s.timeline.length,
+      s.violations.length,
+      s.worst_severity,
+    );
+    if (written) await written;
+  }
+  await scans.flush();
+  for (const s of batch) {
+    const timeline = s.timeline;
+    for (let seq = 0; seq < timeline.length; seq++) {
+      const entry = timeline[seq]!;
+      const written = entries.push(s.id, seq, entry.timestamp, entry.action, entry.tokens);
+      if (written) await written;
+    }
+  }
+  await entries.flush();
+  for (const s of batch) {
+    for (const v of s.violations) {
+      const written = findings.push(v.id, s.id, v.seq, v.rule, v.severity, v.message, v.timeline_index);
+      if (written) await written;
+    }
+  }
+  await findings.flush();
+  return { timelineEntries: entries.rows, violations: findings.rows };
 }
 
 /** People, organizations, memberships, teams and policies, through the ordinary repositories. */
@@ -155,7 +165,7 @@ async function insertWorld(db: Db, world: DemoWorld): Promise<void> {
       'this data directory already holds the demo data of this seed and time; use another --seed or --now, or a new --data-dir',
     );
   }
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     for (const user of world.users) await insertUser(trx, { ...user, is_workspace_owner: 0 });
     for (const organization of world.organizations) {
       const { id, name, plan, created_at } = organization;

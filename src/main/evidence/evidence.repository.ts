@@ -1,7 +1,6 @@
-import type SQLite from 'better-sqlite3';
 import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
-import { withSqlite } from '../db/connection';
 import type { Db, Executor } from '../db/database';
+import { tupleReader } from '../db/tuple-reader';
 import { bucketIndex } from '../db/sql-math';
 import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
 
@@ -30,11 +29,8 @@ export async function insertTimelineEntries(db: Executor, rows: readonly NewTime
  * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
  * ENTRY_SAMPLE's key order: scan_id, seq, timestamp, action, tokens.
  */
-export const timelineInserter = (
-  sqlite: SQLite.Database,
-  db: Db,
-  chunkRows: number,
-): BulkInserter<'timeline_entries'> => new BulkInserter(sqlite, db, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
+export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
+  new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
 
 /** Rows per INSERT of an import, as the demo loader uses. */
 const WRITER_ROWS = 100;
@@ -45,16 +41,15 @@ const WRITER_ROWS = 100;
  * per row that only a garbage collection frees, which the little JS garbage of an import rarely
  * triggers.
  *
- * Its statements run on the raw handle: create and use it only inside the import's
- * transaction, which holds Kysely's one connection, so they are part of that transaction.
+ * Create and use it only inside the import's transaction `trx`: its rows are part of it.
  */
 export class TimelineWriter {
   private readonly rows: BulkInserter<'timeline_entries'>;
   private scanId = '';
   private seq = 0;
 
-  constructor(sqlite: SQLite.Database, db: Db) {
-    this.rows = timelineInserter(sqlite, db, WRITER_ROWS);
+  constructor(db: Db, trx: Executor) {
+    this.rows = timelineInserter(db, trx, WRITER_ROWS);
   }
 
   /** Starts the timeline of another scan, from seq 0. */
@@ -63,13 +58,16 @@ export class TimelineWriter {
     this.seq = 0;
   }
 
-  write(entries: readonly { timestamp: number; action: string; tokens: number }[]): void {
-    for (const entry of entries) this.rows.push(this.scanId, this.seq++, entry.timestamp, entry.action, entry.tokens);
+  async write(entries: readonly { timestamp: number; action: string; tokens: number }[]): Promise<void> {
+    for (const entry of entries) {
+      const written = this.rows.push(this.scanId, this.seq++, entry.timestamp, entry.action, entry.tokens);
+      if (written) await written;
+    }
   }
 
   /** Writes the scan's last, partial chunk. */
-  end(): void {
-    this.rows.flush();
+  end(): Promise<void> {
+    return this.rows.flush();
   }
 }
 
@@ -110,25 +108,21 @@ export async function* timelineChunks(db: Executor, scanId: string, chunkSize = 
 const FIRST_AFTER = -1;
 
 /**
- * timelineChunks for the export, which reads every row of long timelines: the query is compiled
- * by Kysely and prepared once, and rows come as arrays. Building and compiling the query per
- * chunk and an object per row cost more than SQLite's own work. Same keyset chunks, each its own
- * short read between which other requests run; not for use inside a transaction.
+ * timelineChunks for the export, which reads every row of long timelines: rows come as arrays
+ * from one compiled query (see tupleReader). Same keyset chunks, each its own short read between
+ * which other requests run; not for use inside a transaction.
  */
 export async function* timelineTupleChunks(db: Db, scanId: string, chunkSize = 5000): AsyncGenerator<TimelineTuple[]> {
   const query = chunkQuery(db, scanId, FIRST_AFTER, chunkSize).compile();
-  // better-sqlite3 binds by position: find the keyset bound among the parameters once.
+  // Parameters bind by position: find the keyset bound among them once.
   const params = [...query.parameters];
   const afterAt = params.indexOf(FIRST_AFTER);
   if (afterAt === -1 || params.lastIndexOf(FIRST_AFTER) !== afterAt) {
     throw new Error('unexpected parameters in the compiled timeline chunk query');
   }
-  let statement: SQLite.Statement<unknown[], TimelineTuple> | undefined;
+  const read = tupleReader<TimelineTuple>(db, query.sql);
   for (;;) {
-    const rows = await withSqlite(db, (sqlite) => {
-      statement ??= sqlite.prepare<unknown[], TimelineTuple>(query.sql).raw(true);
-      return statement.all(...params);
-    });
+    const rows = await read(params);
     if (rows.length === 0) return;
     yield rows;
     params[afterAt] = rows[rows.length - 1]![0];

@@ -1,4 +1,5 @@
 import type { Role } from '../../shared/api/common';
+import { inTransaction } from '../db/transaction';
 import type { Member, Organization } from '../../shared/api/organizations';
 import type { Db, Executor } from '../db/database';
 import { currentTimestamp } from '../../shared/time';
@@ -29,7 +30,7 @@ export async function readOrganization(db: Db, userId: string, id: string): Prom
 export async function createOrganization(db: Db, userId: string, name: string): Promise<Organization> {
   const id = newId('organization');
   const at = currentTimestamp();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await repo.insertOrganization(trx, { id, name: name.trim(), plan: 'free', created_at: at });
     await repo.upsertMembership(trx, { organization_id: id, user_id: userId, role: 'owner', joined_at: at });
     await repo.insertDefaultPolicy(trx, id, at);
@@ -38,7 +39,7 @@ export async function createOrganization(db: Db, userId: string, name: string): 
 }
 
 export async function renameOrganization(db: Db, userId: string, id: string, name: string): Promise<Organization> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireRole(trx, id, userId, 'admin');
     await repo.renameOrganization(trx, id, name.trim());
     return getOrganization(trx, id);
@@ -46,7 +47,7 @@ export async function renameOrganization(db: Db, userId: string, id: string, nam
 }
 
 export async function deleteOrganization(db: Db, userId: string, id: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await requireRole(trx, id, userId, 'owner');
     await repo.deleteOrganization(trx, id);
   });
@@ -71,7 +72,7 @@ async function refuseLastOwnerLoss(db: Executor, organizationId: string, targetR
 
 /** Adds a user to the organization with a role, or changes the role of a member (owner only). */
 export async function setMemberRole(db: Db, callerId: string, id: string, userId: string, role: Role): Promise<Member> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireRole(trx, id, callerId, 'owner');
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const current = await repo.findRole(trx, id, userId);
@@ -86,7 +87,7 @@ export async function setMemberRole(db: Db, callerId: string, id: string, userId
  * and admins; only an owner may remove an owner, since that is a change of roles.
  */
 export async function removeMember(db: Db, callerId: string, id: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const callerRole = await requireRole(trx, id, callerId, 'admin');
     const targetRole = await repo.findRole(trx, id, userId);
     if (!targetRole) throw notFound('member');

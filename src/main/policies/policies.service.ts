@@ -1,4 +1,5 @@
 import type { Policy } from '../../shared/api/policies';
+import { inTransaction } from '../db/transaction';
 import { currentTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
 import { requireRole } from '../organizations/access';
@@ -12,7 +13,7 @@ export async function readPolicy(db: Db, organizationId: string, userId: string)
 
 /** Owners and admins replace it whole; it applies to scans submitted from then on. */
 export function replacePolicy(db: Db, organizationId: string, userId: string, policy: Policy): Promise<Policy> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireRole(trx, organizationId, userId, 'admin');
     await savePolicy(trx, organizationId, policy, currentTimestamp());
     return findPolicy(trx, organizationId);

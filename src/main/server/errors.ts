@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../shared/api/errors';
+import { classifyDbError } from '../db/db-errors';
 import { DomainError } from '../http/domain-error';
 import { HttpError } from './http-error';
 import { detailsFromAjv } from '../http/validation';
@@ -18,6 +19,14 @@ const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
 /** Turns anything thrown on any path into a DomainError, hiding the internals of real bugs. */
 export function toDomainError(error: FastifyError | Error, request: FastifyRequest): DomainError {
   if (error instanceof DomainError) return error;
+  // Retries spent (db/transaction.ts), or a race no retry covers: the request lost to a
+  // concurrent one, here or in another server process on the same store. The store is intact.
+  const raced = classifyDbError(error);
+  if (raced) {
+    return new DomainError('conflict', 'a concurrent change to the store won the race; send the request again', [
+      { message: raced === 'busy' ? 'the store was busy' : `${raced} conflict` },
+    ]);
+  }
   const fastifyError = error as FastifyError;
   // Every path parameter is an id: one that fails the id rule names nothing, like an unknown one.
   if (fastifyError.validation && fastifyError.validationContext === 'params') {

@@ -1,4 +1,5 @@
 import type { Team, TeamMember, TeamMembership, TeamSummary } from '../../shared/api/teams';
+import { inTransaction } from '../db/transaction';
 import type { Db, Executor } from '../db/database';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
@@ -40,7 +41,7 @@ export async function readTeam(db: Db, userId: string, teamId: string): Promise<
 }
 
 export async function createTeam(db: Db, userId: string, organizationId: string, name: string): Promise<Team> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await requireRole(trx, organizationId, userId, 'admin');
     const trimmed = name.trim();
     const nameKey = repo.teamNameKey(trimmed);
@@ -71,7 +72,7 @@ export async function addTeamMember(
   teamId: string,
   userId: string,
 ): Promise<{ created: boolean; membership: TeamMembership }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const team = await requireTeam(trx, teamId, callerId, 'admin');
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const existing = await repo.findTeamMember(trx, teamId, userId);
@@ -92,7 +93,7 @@ export async function addTeamMember(
 }
 
 export async function removeTeamMember(db: Db, callerId: string, teamId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await requireTeam(trx, teamId, callerId, 'admin');
     if ((await repo.deleteTeamMember(trx, teamId, userId)) === 0) throw notFound('team member');
   });

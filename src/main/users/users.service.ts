@@ -1,10 +1,11 @@
 import type { Db, Executor } from '../db/database';
+import { inTransaction } from '../db/transaction';
 import type { UserRow } from '../db/tables/user.table';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { deleteSessionsOfUser } from './sessions.repository';
 import { generateToken } from './token';
-import { deleteTokensOfUser, insertToken, insertUser } from './users.repository';
+import { deleteTokensOfUser, findWorkspaceOwner, insertToken, insertUser } from './users.repository';
 
 export interface CreatedUser {
   user: UserRow;
@@ -17,6 +18,25 @@ export async function createUser(
   name: string,
   options: { workspaceOwner?: boolean; token?: string } = {},
 ): Promise<CreatedUser> {
+  return inTransaction(db, (trx) => insertUserWithToken(trx, name, options));
+}
+
+/**
+ * Creates the workspace owner `local` unless there is one; null when there was. Serializable, so
+ * two servers starting at once on one empty PostgreSQL database cannot both create one: the
+ * second's attempt fails to serialize, runs again and finds the first's owner.
+ */
+export async function ensureWorkspaceOwner(db: Db, token: string | undefined): Promise<CreatedUser | null> {
+  return inTransaction(db, async (trx) =>
+    (await findWorkspaceOwner(trx)) ? null : insertUserWithToken(trx, 'local', { workspaceOwner: true, token }),
+  );
+}
+
+async function insertUserWithToken(
+  trx: Executor,
+  name: string,
+  options: { workspaceOwner?: boolean; token?: string | undefined },
+): Promise<CreatedUser> {
   const user: UserRow = {
     id: newId('user'),
     name: name.trim(),
@@ -24,17 +44,15 @@ export async function createUser(
     created_at: currentTimestamp(),
   };
   const token = options.token ?? generateToken();
-  await db.transaction().execute(async (trx) => {
-    await insertUser(trx, user);
-    await insertToken(trx, { id: newId('token'), user_id: user.id, token, created_at: user.created_at });
-  });
+  await insertUser(trx, user);
+  await insertToken(trx, { id: newId('token'), user_id: user.id, token, created_at: user.created_at });
   return { user, token };
 }
 
 /** Revokes every token and ends every session of a user, and issues a new token. */
 export async function rotateToken(db: Db, userId: string): Promise<string> {
   const token = generateToken();
-  await db.transaction().execute(async (trx: Executor) => {
+  await inTransaction(db, async (trx: Executor) => {
     await deleteTokensOfUser(trx, userId);
     await deleteSessionsOfUser(trx, userId);
     await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: currentTimestamp() });

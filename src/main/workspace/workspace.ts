@@ -1,21 +1,25 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { openDatabase, refreshPlannerStatistics, type OpenOptions } from '../db/connection';
 import type { Db } from '../db/database';
+import type { DatabaseLocation } from '../db/database-location';
+import { openDatabase, refreshPlannerStatistics, type OpenDatabaseOptions } from '../db/open-database';
 import { migrateToLatest } from '../db/migrate';
 import { databaseFile, tokenFile } from './data-dir';
 import { ensureServerKey } from '../identity/server-key';
-import { findWorkspaceOwner } from '../users/users.repository';
-import { createUser } from '../users/users.service';
+import { ensureWorkspaceOwner } from '../users/users.service';
 
 export interface Workspace {
   dataDir: string;
   db: Db;
+  /** Where the store is: the data directory's SQLite file, or a PostgreSQL database. */
+  database: DatabaseLocation;
   /** Set only on the first start, when the owner and its token were just created. */
   createdToken: string | null;
   close(): Promise<void>;
 }
 
-export interface WorkspaceOptions extends OpenOptions {
+export interface WorkspaceOptions extends OpenDatabaseOptions {
+  /** A PostgreSQL store instead of the data directory's SQLite file (see database-location.ts). */
+  database?: DatabaseLocation | undefined;
   /** `SCANDESK_TOKEN` at first start becomes the owner's token instead of a random one. */
   initialToken?: string | undefined;
   /** Told the pending migrations before an existing store is upgraded (see migrateToLatest). */
@@ -40,24 +44,23 @@ export function writeTokenFile(dataDir: string, token: string): void {
 }
 
 /**
- * Opens (creating if needed) a data directory: its server key, the database, migrated to the latest
- * schema, and on first start the workspace owner `local` with its token file.
+ * Opens (creating if needed) a data directory: its server key, the database (its SQLite file, or
+ * the PostgreSQL database of `options.database`), migrated to the latest schema, and on first
+ * start the workspace owner `local` with its token file. On a PostgreSQL store shared by several
+ * servers, the first to start creates the owner and writes the token file in its data directory.
  */
 export async function openWorkspace(dataDir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
   if (options.initialToken !== undefined) checkInitialToken(options.initialToken);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   ensureServerKey(dataDir);
-  const db = openDatabase(databaseFile(dataDir), options);
+  const database = options.database ?? { kind: 'sqlite', file: databaseFile(dataDir) };
+  const db = openDatabase(database, options);
   try {
     const applied = await migrateToLatest(db, undefined, options.onUpgrade);
     if (applied.length > 0) await refreshPlannerStatistics(db);
-    let createdToken: string | null = null;
-    if (!(await findWorkspaceOwner(db))) {
-      const created = await createUser(db, 'local', { workspaceOwner: true, token: options.initialToken });
-      writeTokenFile(dataDir, created.token);
-      createdToken = created.token;
-    }
-    return { dataDir, db, createdToken, close: () => db.destroy() };
+    const created = await ensureWorkspaceOwner(db, options.initialToken);
+    if (created) writeTokenFile(dataDir, created.token);
+    return { dataDir, db, database, createdToken: created?.token ?? null, close: () => db.destroy() };
   } catch (error) {
     await db.destroy();
     throw error;

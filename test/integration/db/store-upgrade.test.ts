@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScanList } from '../../../src/shared/api/scans';
-import { openDatabase } from '../../../src/main/db/connection';
+import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';
 import { databaseFile } from '../../../src/main/workspace/data-dir';
@@ -29,7 +29,7 @@ describe('opening a store made by an older version', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scandesk-upgrade-'));
     const names = Object.keys(migrations);
     const older = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(BEFORE) + 1));
-    const old = openDatabase(databaseFile(dataDir));
+    const old = openSqliteDatabase(databaseFile(dataDir));
     await migrateToLatest(old, older);
     const owner = await createUser(old, 'local', { workspaceOwner: true });
     await insertScans(

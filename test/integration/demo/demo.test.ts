@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/main/db/connection';
+import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { runDemo, type DemoSummary } from '../../../src/main/demo/demo.service';
 import { listOrganizationsOfUser } from '../../../src/main/organizations/organizations.repository';
@@ -44,7 +44,7 @@ describe('scandesk demo into a data directory', () => {
       batchSize: 300,
       onProgress: (done, total) => progress.push([done, total]),
     });
-    db = openDatabase(databaseFile(dirA));
+    db = openSqliteDatabase(databaseFile(dirA));
   });
 
   afterAll(async () => {
@@ -117,7 +117,7 @@ describe('scandesk demo into a data directory', () => {
 
   it('gives identical table contents for the same seed in another directory', async () => {
     await runDemo({ dataDir: dirB, scans: SCANS, seed: 7, now: NOW });
-    const other = openDatabase(databaseFile(dirB));
+    const other = openSqliteDatabase(databaseFile(dirB));
     try {
       // Only the workspace owner (made at first start, with a random id and token) differs.
       const normalized = async (handle: Db): Promise<Record<string, unknown[]>> => {

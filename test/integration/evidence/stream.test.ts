@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteUnder } from '../../../src/main/db/connection';
+import { sqliteUnder } from '../../../src/main/db/sqlite-connection';
 import { evidenceJson } from '../../../src/main/evidence/evidence-json';
 import { EVIDENCE_TYPES, type Evidence } from '../../../src/shared/api/evidence';
 import { formatTimestamp } from '../../../src/shared/time';
@@ -46,9 +46,9 @@ describe('GET /v1/scans/:id/evidence, streamed', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext();
-    insertOddScan(ctx.db, 'scan_ODD', ctx.owner.id);
-    insertEvidenceScan(ctx.db, { id: 'scan_EMPTY', submittedBy: ctx.owner.id, entries: 0 });
-    insertEvidenceScan(ctx.db, {
+    await insertOddScan(ctx.db, 'scan_ODD', ctx.owner.id);
+    await insertEvidenceScan(ctx.db, { id: 'scan_EMPTY', submittedBy: ctx.owner.id, entries: 0 });
+    await insertEvidenceScan(ctx.db, {
       id: 'scan_LONG',
       submittedBy: ctx.owner.id,
       entries: LONG,
@@ -138,7 +138,7 @@ describe('GET /v1/scans/:id/evidence, streamed', () => {
   it('ends the response unfinished, and keeps serving, when the store fails in the middle of the timeline', async () => {
     const failing = await createTestContext();
     try {
-      insertEvidenceScan(failing.db, { id: 'scan_FAIL', submittedBy: failing.owner.id, entries: FAILING });
+      await insertEvidenceScan(failing.db, { id: 'scan_FAIL', submittedBy: failing.owner.id, entries: FAILING });
       await failing.app.listen({ host: '127.0.0.1', port: 0 });
       const { port } = failing.app.server.address() as AddressInfo;
       const fetchOver = (path: string) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/main/db/connection';
+import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
 import type { Database } from '../../../src/main/db/database';
 import { MigrationError, migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';
@@ -40,7 +40,7 @@ describe('migrateToLatest', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'scandesk-migrate-'));
-    db = openDatabase(join(dir, 'scandesk.db'));
+    db = openSqliteDatabase(join(dir, 'scandesk.db'));
   });
   afterEach(async () => {
     await db.destroy();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite, wrapSqlite } from '../../../src/main/db/connection';
+import { openSqlite, wrapSqlite } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 

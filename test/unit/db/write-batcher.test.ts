@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../src/main/db/connection';
+import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { WriteBatcher, type BatchedWork } from '../../../src/main/db/write-batcher';
@@ -19,7 +19,7 @@ describe('WriteBatcher (group commit)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'scandesk-batcher-'));
-    db = openDatabase(join(dir, 'x.db'));
+    db = openSqliteDatabase(join(dir, 'x.db'));
     await migrateToLatest(db);
     observer = new SQLite(join(dir, 'x.db'), { readonly: true });
     transactions = 0;

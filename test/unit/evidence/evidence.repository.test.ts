@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSqlite } from '../../../src/main/db/connection';
+import { withSqlite } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import {
   timelineChunks,
@@ -155,9 +155,9 @@ describe('withSqlite', () => {
     expect(await counted).toBe(before);
   });
 
-  it('refuses what openDatabase or wrapSqlite did not make, such as a transaction', async () => {
+  it('refuses what openSqliteDatabase or wrapSqlite did not make, such as a transaction', async () => {
     await expect(
       workspace.db.transaction().execute((trx) => withSqlite(trx as unknown as Db, () => 1)),
-    ).rejects.toThrow(/only under a database opened by openDatabase or wrapSqlite/);
+    ).rejects.toThrow(/only under a database opened by openSqliteDatabase or wrapSqlite/);
   });
 });

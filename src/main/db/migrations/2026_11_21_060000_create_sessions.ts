@@ -1,14 +1,16 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect';
 
 // Frozen in time: never import application code here.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
 export async function up(db: Kysely<any>): Promise<void> {
+  const text = isPostgres(db) ? sql`text collate "C"` : 'text';
   await db.schema
     .createTable('sessions')
-    .addColumn('id_hash', 'text', (c) => c.primaryKey())
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('id_hash', text, (c) => c.primaryKey())
+    .addColumn('user_id', text, (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('created_at', text, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sessions_user_id').on('sessions').column('user_id').execute();
 }

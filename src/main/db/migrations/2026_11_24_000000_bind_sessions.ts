@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect';
 
 // Frozen in time: never import application code here.
 //
@@ -7,11 +8,12 @@ import type { Kysely } from 'kysely';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
 export async function up(db: Kysely<any>): Promise<void> {
+  const text = isPostgres(db) ? sql`text collate "C"` : 'text';
   await db.deleteFrom('sessions').execute();
   await db.schema.alterTable('sessions').addColumn('port', 'integer').execute();
   await db.schema
     .alterTable('sessions')
-    .addColumn('last_used_at', 'text', (c) => c.notNull())
+    .addColumn('last_used_at', text, (c) => c.notNull())
     .execute();
   await db.schema
     .alterTable('sessions')
@@ -19,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .alterTable('sessions')
-    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', text, (c) => c.notNull())
     .execute();
 }
 

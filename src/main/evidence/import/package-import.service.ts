@@ -1,5 +1,6 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
+import { inTransaction } from '../../db/transaction';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream } from './formats/upstream.adapter';
 import { PackageArchive, type ImportLimits, type InflateBudget } from './package-archive';
@@ -25,8 +26,11 @@ export async function importEvidencePackage(
     const violationIds = new Set<string>();
     const checked: CheckedScan[] = [];
     for (const scan of scans) checked.push(await checkPackageScan(scan, checking, violationIds));
-    const writing: InflateBudget = { inflated: 0 };
-    return await db.transaction().execute((trx) => storePackageScans(db, trx, userId, checked, writing));
+    // Read committed: the import's only rules across servers are keys, and a key taken by a
+    // concurrent import makes inTransaction run it again, which then finds that import's scan.
+    return await inTransaction(db, (trx) => storePackageScans(db, trx, userId, checked, { inflated: 0 }), {
+      isolation: 'read committed',
+    });
   } finally {
     archive.close();
   }

@@ -2,7 +2,6 @@ import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
 import { parseDateOrDateTime } from '../../../shared/time';
-import { sqliteUnder } from '../../db/connection';
 import type { Db, Executor } from '../../db/database';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
@@ -153,8 +152,7 @@ export async function storePackageScans(
   const imported: string[] = [];
   const unchanged: string[] = [];
   const ids = new Map<string, string>();
-  // The writer's statements run on the raw handle inside this transaction, so they are part of it.
-  const writer = new TimelineWriter(sqliteUnder(db), db);
+  const writer = new TimelineWriter(db, trx);
   for (const checked of scans) {
     const { id: packageId, evidenceEntry: entry } = checked.scan;
     const target = await importTarget(trx, userId, packageId, entry);
@@ -181,8 +179,8 @@ export async function storePackageScans(
     await refuseTakenViolationIds(trx, packageId, entry, violations, packaged);
     await insertScan(trx, row);
     writer.begin(id);
-    for await (const chunk of timeline) writer.write(chunk);
-    writer.end();
+    for await (const chunk of timeline) await writer.write(chunk);
+    await writer.end();
     await insertViolations(
       trx,
       violations.map((violation, i) => ({ ...violation, scan_id: id, seq: i })),

@@ -55,7 +55,7 @@ class ScandeskSqliteDialect extends SqliteDialect {
 }
 
 /** Opens a SQLite file with the pragmas every connection needs (SQLite-only SQL lives here and in bulk-insert.ts). */
-export function openDatabase(file: string, options: OpenOptions = {}): Kysely<Database> {
+export function openSqliteDatabase(file: string, options: OpenOptions = {}): Kysely<Database> {
   return wrapSqlite(openSqlite(file, options));
 }
 
@@ -77,7 +77,7 @@ function restrictToOwner(file: string): void {
 }
 
 /**
- * The raw better-sqlite3 handle with the same pragmas as openDatabase: for bulk work (the demo
+ * The raw better-sqlite3 handle with the same pragmas as openSqliteDatabase: for bulk work (the demo
  * loader) that prepares Kysely-compiled statements once and runs them many times.
  */
 export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Database {
@@ -136,7 +136,7 @@ export function wrapSqlite(sqlite: SQLite.Database): Kysely<Database> {
 }
 
 /**
- * Runs `work` on the raw better-sqlite3 handle under `db` (made by openDatabase or wrapSqlite),
+ * Runs `work` on the raw better-sqlite3 handle under `db` (made by openSqliteDatabase or wrapSqlite),
  * for hot reads that prepare a Kysely-compiled statement once and run it many times. It holds
  * Kysely's one connection meanwhile, like any query: `work` can never land inside another
  * request's open transaction. Keep `work` short and synchronous; other queries wait for it.
@@ -152,15 +152,7 @@ export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.
  */
 export function sqliteUnder(db: Kysely<Database>): SQLite.Database {
   const sqlite = handles.get(db);
-  if (!sqlite) throw new Error('the raw handle exists only under a database opened by openDatabase or wrapSqlite');
+  if (!sqlite)
+    throw new Error('the raw handle exists only under a database opened by openSqliteDatabase or wrapSqlite');
   return sqlite;
-}
-
-/**
- * Gathers planner statistics for whatever lacks them, as at open. Run it after migrations: a
- * rebuilt index has none, and without them SQLite answers a million-scan list page by merging
- * two indexes and sorting every visible scan (1.2 s instead of under a millisecond).
- */
-export async function refreshPlannerStatistics(db: Kysely<Database>): Promise<void> {
-  await db.executeQuery(CompiledQuery.raw('PRAGMA optimize = 0x10002'));
 }

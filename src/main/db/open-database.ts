@@ -1,0 +1,24 @@
+import { CompiledQuery } from 'kysely';
+import type { Db } from './database';
+import type { DatabaseLocation } from './database-location';
+import { dialectOf } from './dialect';
+import { openPostgres, type PostgresOptions } from './postgres-connection';
+import { openSqliteDatabase, type OpenOptions } from './sqlite-connection';
+
+export type OpenDatabaseOptions = OpenOptions & PostgresOptions;
+
+/** The store at `location` under Kysely: features see one Database, whichever the dialect. */
+export function openDatabase(location: DatabaseLocation, options: OpenDatabaseOptions = {}): Db {
+  return location.kind === 'sqlite' ? openSqliteDatabase(location.file, options) : openPostgres(location.url, options);
+}
+
+/**
+ * Gathers planner statistics for whatever lacks them. Run it after migrations and bulk loads: a
+ * rebuilt index has none, and without them a million-scan list page is answered by merging two
+ * indexes and sorting every visible scan (1.2 s instead of under a millisecond on SQLite).
+ */
+export async function refreshPlannerStatistics(db: Db): Promise<void> {
+  // SQLite's recommended form analyzes only the tables that never were, or grew a lot since.
+  const statement = dialectOf(db) === 'sqlite' ? 'PRAGMA optimize = 0x10002' : 'ANALYZE';
+  await db.executeQuery(CompiledQuery.raw(statement));
+}

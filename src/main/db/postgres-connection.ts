@@ -1,0 +1,39 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from './database';
+
+/** PostgreSQL type OIDs whose text form the API must answer as numbers. */
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// pg returns int8 and numeric as strings, since they can exceed 2^53. Every such value here is a
+// count, an epoch millisecond or a token sum, all far below it, and the API answers numbers: the
+// SQLite store does, and SPEC.md says so. Per pool, not pg's global registry, so that nothing
+// else in the process is affected.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export interface PostgresOptions {
+  /** Connections in the pool: one for the writer's batch, the rest for reads. */
+  poolSize?: number;
+  /** Told the reason when an idle connection of the pool fails (the server restarted, say). */
+  onIdleError?: (error: Error) => void;
+}
+
+/** A pool on `url` under Kysely; destroying the Kysely instance ends the pool. */
+export function openPostgres(url: string, options: PostgresOptions = {}): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types,
+    application_name: 'scandesk',
+  });
+  // An idle client whose server went away emits 'error' on the pool; unhandled, it would end
+  // the process. The next query reconnects or fails on its own, with its own error.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
