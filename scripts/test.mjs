@@ -35,22 +35,42 @@ for (const script of ['typecheck', 'lint']) {
   else totals.failed += 1;
 }
 
-// Vitest.
-const vitestJson = join(resultsDir, 'vitest.json');
-const vitestStatus = runSuite('vitest: unit, integration, end-to-end', bin('vitest'), [
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-]);
-const vitest = readJson(vitestJson);
-if (vitest) {
-  totals.passed += vitest.numPassedTests;
-  totals.failed += vitest.numFailedTests;
-  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
-  // A file that fails to load has no tests to count; it still fails the run.
-  if (vitestStatus !== 0 && vitest.numFailedTests === 0) broken = true;
-} else broken = true;
+// Vitest: everything on SQLite, then the integration and end-to-end suites again on PostgreSQL
+// (a private cluster started by test/helpers/postgres-global-setup.ts, or the server of
+// SCANDESK_TEST_DATABASE_URL).
+function runVitest(name, paths, env, jsonFile) {
+  const file = join(resultsDir, jsonFile);
+  console.log(`\n=== ${name} ===`);
+  const status =
+    spawnSync(bin('vitest'), ['run', ...paths, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    }).status ?? 1;
+  const vitest = readJson(file);
+  if (vitest) {
+    totals.passed += vitest.numPassedTests;
+    totals.failed += vitest.numFailedTests;
+    totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+    // A file that fails to load has no tests to count; it still fails the run.
+    if (status !== 0 && vitest.numFailedTests === 0) broken = true;
+  } else broken = true;
+}
+
+runVitest('vitest: unit, integration, end-to-end (SQLite)', [], { SCANDESK_TEST_BACKEND: 'sqlite' }, 'vitest.json');
+if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST_DATABASE_URL) {
+  runVitest(
+    'vitest: integration, end-to-end (PostgreSQL)',
+    ['test/integration', 'test/e2e'],
+    { SCANDESK_TEST_BACKEND: 'postgres' },
+    'vitest-postgres.json',
+  );
+} else {
+  totals.failed += 1;
+  console.error(
+    '\nPostgreSQL 15 is missing: install postgresql-15 (apt; .ci/run does) or set SCANDESK_TEST_DATABASE_URL to an admin URL',
+  );
+}
 
 // Playwright: the browser suite (playwright.config.ts) and the desktop suite
 // (playwright.electron.config.ts), which skips each of its tests where the Electron binary is missing.

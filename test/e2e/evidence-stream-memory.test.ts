@@ -11,6 +11,7 @@ import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { openWorkspace } from '../../src/main/workspace/workspace';
 import { defaultEntry, insertEvidenceScan } from '../helpers/evidence-fixtures';
 import { cleanupProcesses, makeTempDir, startServe, type ServeProcess } from '../helpers/serve-process';
+import { testDatabaseFor } from '../helpers/test-database';
 
 const ENTRIES = 200_000;
 const HEAP_MB = 64;
@@ -26,7 +27,7 @@ describe(`GET /v1/scans/:id/evidence under --max-old-space-size=${HEAP_MB}`, () 
 
   beforeAll(async () => {
     const dataDir = makeTempDir();
-    const workspace = await openWorkspace(dataDir);
+    const workspace = await openWorkspace(dataDir, { database: await testDatabaseFor(dataDir) });
     try {
       const owner = (await findWorkspaceOwner(workspace.db))!;
       await insertEvidenceScan(workspace.db, { id: 'scan_BIG', submittedBy: owner.id, entries: ENTRIES });

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { databaseEnvFor, dropTestDatabases } from './test-database';
 
 /** The repository root: where `package.json` and `bin/scandesk.js` live. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -174,7 +175,7 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeProce
   // Its own process group: a failing test can kill npm, sh and the server at once.
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: childEnv(options.env),
+    env: childEnv({ ...(await databaseEnvFor(dataDir)), ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -258,10 +259,14 @@ export async function startServe(options: ServeOptions = {}): Promise<ServeProce
 }
 
 /** Runs `node bin/scandesk.js ARGS` to completion. */
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  // Commands that open a store (demo, token --rotate) find it by --data-dir, as serve does.
+  const dataDirAt = args.indexOf('--data-dir');
+  const dataDir = dataDirAt === -1 ? undefined : args[dataDirAt + 1];
+  const databaseEnv = dataDir === undefined ? {} : await databaseEnvFor(dataDir);
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? ROOT,
-    env: childEnv(options.env),
+    env: childEnv({ ...databaseEnv, ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   liveChildren.add(child);
@@ -299,4 +304,5 @@ export async function cleanupProcesses(): Promise<void> {
   }
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   tempDirs.clear();
+  await dropTestDatabases();
 }

@@ -8,6 +8,7 @@ import type { App } from '../../src/main/http/route-types';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { createUser } from '../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../src/main/workspace/workspace';
+import { dropTestDatabase, testDatabaseFor } from './test-database';
 
 export interface TestUser {
   id: string;
@@ -30,10 +31,10 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh data directory, migrated database and in-process app; no socket. */
+/** A fresh data directory, migrated database (of the run's backend) and in-process app; no socket. */
 export async function createTestContext(options: Partial<Omit<AppOptions, 'db'>> = {}): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-test-'));
-  const workspace = await openWorkspace(dataDir);
+  const workspace = await openWorkspace(dataDir, { database: await testDatabaseFor(dataDir) });
   const app = await buildApp({ db: workspace.db, version: 'test', dataDir, ...options });
   await app.ready();
   const ownerRow = await findWorkspaceOwner(workspace.db);
@@ -64,6 +65,7 @@ export async function createTestContext(options: Partial<Omit<AppOptions, 'db'>>
     async close() {
       await app.close();
       await workspace.close();
+      await dropTestDatabase(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
+import { onPostgres } from '../../helpers/test-database';
 
 let ctx: TestContext | undefined;
 
@@ -16,7 +17,8 @@ afterEach(async () => {
   ctx = undefined;
 });
 
-describe('write transactions and other connections', () => {
+// SQLite's own locking; on PostgreSQL, test/e2e/concurrency and the multi-process test cover it.
+describe.skipIf(onPostgres)('write transactions and other connections', () => {
   it('a transaction that reads first still writes when another connection tries to commit in between', async () => {
     ctx = await createTestContext();
     const { db } = ctx;

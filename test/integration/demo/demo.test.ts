@@ -2,16 +2,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { runDemo, type DemoSummary } from '../../../src/main/demo/demo.service';
 import { listOrganizationsOfUser } from '../../../src/main/organizations/organizations.repository';
-import { databaseFile, tokenFile } from '../../../src/main/workspace/data-dir';
+import { tokenFile } from '../../../src/main/workspace/data-dir';
 import { listScans } from '../../../src/main/scans/scans.service';
 import { findUserByToken, findWorkspaceOwner } from '../../../src/main/users/users.repository';
 import { WorkspaceError, openWorkspace } from '../../../src/main/workspace/workspace';
 import { SEVERITY_RANK } from '../../../src/shared/policy/severity';
 import { snapshotDatabase } from '../../helpers/assertions';
+import { openTestStore } from '../../helpers/store-checks';
+import { testDatabaseFor } from '../../helpers/test-database';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const SCANS = 2_000;
@@ -38,13 +39,14 @@ describe('scandesk demo into a data directory', () => {
   beforeAll(async () => {
     summary = await runDemo({
       dataDir: dirA,
+      database: await testDatabaseFor(dirA),
       scans: SCANS,
       seed: 7,
       now: NOW,
       batchSize: 300,
       onProgress: (done, total) => progress.push([done, total]),
     });
-    db = openSqliteDatabase(databaseFile(dirA));
+    db = await openTestStore(dirA);
   });
 
   afterAll(async () => {
@@ -116,8 +118,8 @@ describe('scandesk demo into a data directory', () => {
   });
 
   it('gives identical table contents for the same seed in another directory', async () => {
-    await runDemo({ dataDir: dirB, scans: SCANS, seed: 7, now: NOW });
-    const other = openSqliteDatabase(databaseFile(dirB));
+    await runDemo({ dataDir: dirB, database: await testDatabaseFor(dirB), scans: SCANS, seed: 7, now: NOW });
+    const other = await openTestStore(dirB);
     try {
       // Only the workspace owner (made at first start, with a random id and token) differs.
       const normalized = async (handle: Db): Promise<Record<string, unknown[]>> => {
@@ -144,16 +146,16 @@ describe('scandesk demo into a data directory', () => {
 
   it('adds to an existing data directory, keeping its owner and token', async () => {
     const dir = join(root, 'existing');
-    const workspace = await openWorkspace(dir);
+    const workspace = await openWorkspace(dir, { database: await testDatabaseFor(dir) });
     const owner = await findWorkspaceOwner(workspace.db);
     await workspace.close();
     const token = readFileSync(tokenFile(dir), 'utf8');
 
-    const result = await runDemo({ dataDir: dir, scans: 300, seed: 1, now: NOW });
+    const result = await runDemo({ dataDir: dir, database: await testDatabaseFor(dir), scans: 300, seed: 1, now: NOW });
     expect(result.createdToken).toBe(false);
     expect(readFileSync(tokenFile(dir), 'utf8')).toBe(token);
 
-    const reopened = await openWorkspace(dir);
+    const reopened = await openWorkspace(dir, { database: await testDatabaseFor(dir) });
     try {
       expect(reopened.createdToken).toBeNull();
       expect((await findUserByToken(reopened.db, token.trim()))?.id).toBe(owner!.id);
@@ -163,8 +165,10 @@ describe('scandesk demo into a data directory', () => {
     }
 
     // Another seed adds a second, independent demo; the same seed again is refused, not duplicated.
-    const second = await runDemo({ dataDir: dir, scans: 100, seed: 2, now: NOW });
+    const second = await runDemo({ dataDir: dir, database: await testDatabaseFor(dir), scans: 100, seed: 2, now: NOW });
     expect(second.scans).toBe(100);
-    await expect(runDemo({ dataDir: dir, scans: 100, seed: 1, now: NOW })).rejects.toBeInstanceOf(WorkspaceError);
+    await expect(
+      runDemo({ dataDir: dir, database: await testDatabaseFor(dir), scans: 100, seed: 1, now: NOW }),
+    ).rejects.toBeInstanceOf(WorkspaceError);
   });
 });

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteUnder } from '../../../src/main/db/sqlite-connection';
 import { evidenceJson } from '../../../src/main/evidence/evidence-json';
 import { EVIDENCE_TYPES, type Evidence } from '../../../src/shared/api/evidence';
 import { formatTimestamp } from '../../../src/shared/time';
@@ -157,7 +157,7 @@ describe('GET /v1/scans/:id/evidence, streamed', () => {
           // than the timeline); from then on every timeline read fails.
           if (received.push(chunk) === 1) {
             response.pause();
-            sqliteUnder(failing.db).prepare('DROP TABLE timeline_entries').run();
+            void sql`DROP TABLE timeline_entries`.execute(failing.db);
             setTimeout(() => response.resume(), 100);
           }
         });

@@ -163,7 +163,7 @@ async function rollupAndRecount(world: World) {
     .execute();
   const recount = await sql<(typeof rollup)[number]>`
     SELECT coalesce(organization_id, '') AS organization_key, submitted_by, tool, status,
-      violation_count > 0 AS with_violations, count(*) AS scans
+      CASE WHEN violation_count > 0 THEN 1 ELSE 0 END AS with_violations, count(*) AS scans
     FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
   return { rollup, recount: recount.rows };
 }
@@ -245,11 +245,8 @@ describe('scan totals (the scan_counts rollup)', () => {
     const { db } = world.ctx;
     await db.deleteFrom('scan_counts').execute();
     // Re-run the migration's fill on the emptied rollup, as an upgraded store would.
-    const { up } = await import('../../../src/main/db/migrations/2026_11_21_090000_create_scan_counts');
-    await sql`DROP TRIGGER scans_count_insert`.execute(db);
-    await sql`DROP TRIGGER scans_count_delete`.execute(db);
-    await sql`DROP TRIGGER scans_count_update`.execute(db);
-    await db.schema.dropTable('scan_counts').execute();
+    const { up, down } = await import('../../../src/main/db/migrations/2026_11_21_090000_create_scan_counts');
+    await down(db);
     await up(db);
     const { rollup, recount } = await rollupAndRecount(world);
     expect(rollup).toHaveLength(2);

@@ -10,6 +10,7 @@ import { createUser } from '../../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { expectError, snapshotDatabase } from '../../helpers/assertions';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import { onPostgres, testDatabaseFor } from '../../helpers/test-database';
 
 interface Opened {
   workspace: Workspace;
@@ -18,7 +19,7 @@ interface Opened {
 }
 
 async function open(dataDir: string): Promise<Opened> {
-  const workspace = await openWorkspace(dataDir);
+  const workspace = await openWorkspace(dataDir, { database: await testDatabaseFor(dataDir) });
   const app = await buildApp({ db: workspace.db, version: 'test' });
   await app.ready();
   return {
@@ -313,9 +314,16 @@ describe('DELETE /v1/organizations/:id', () => {
 
   it('is atomic: a failure part-way through removes nothing and answers 500 internal', async () => {
     // The last thing the cascade reaches fails, after teams, members and memberships are gone.
-    await sql`create trigger refuse_violation_delete before delete on violations begin select raise(abort, 'secret trigger detail'); end`.execute(
-      ctx.db,
-    );
+    if (onPostgres) {
+      await sql`create function refuse_violation_delete() returns trigger language plpgsql as $$
+        begin raise exception 'secret trigger detail'; end $$`.execute(ctx.db);
+      await sql`create trigger refuse_violation_delete before delete on violations
+        for each row execute function refuse_violation_delete()`.execute(ctx.db);
+    } else {
+      await sql`create trigger refuse_violation_delete before delete on violations begin select raise(abort, 'secret trigger detail'); end`.execute(
+        ctx.db,
+      );
+    }
     const before = await snapshotDatabase(ctx.db);
 
     const response = await ctx.request({ method: 'DELETE', url: `/v1/organizations/${orgId}` });
@@ -327,7 +335,8 @@ describe('DELETE /v1/organizations/:id', () => {
     expect((await rowsOfOrganization(ctx.db, orgId)).team_members).toBe(4);
 
     // Once the obstacle is gone the same delete goes through whole.
-    await sql`drop trigger refuse_violation_delete`.execute(ctx.db);
+    if (onPostgres) await sql`drop function refuse_violation_delete cascade`.execute(ctx.db);
+    else await sql`drop trigger refuse_violation_delete`.execute(ctx.db);
     expect((await ctx.request({ method: 'DELETE', url: `/v1/organizations/${orgId}` })).statusCode).toBe(204);
     expect(Object.values(await rowsOfOrganization(ctx.db, orgId)).every((n) => n === 0)).toBe(true);
   });

@@ -1,4 +1,13 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { isPostgres } from './dialect';
+import {
+  addRows,
+  createTriggers,
+  dropTriggers,
+  statementTrigger,
+  subtractRows,
+  type TriggerSpec,
+} from './postgres-rollups';
 
 // Frozen in time: never import application code here.
 
@@ -92,16 +101,79 @@ const TRIGGER_NAMES = [
   'violations_day_update',
 ];
 
+// PostgreSQL. `r` is a scan row, `v` a violation row.
+const dayOf = (r: string): string => `${r}.created_at - ${r}.created_at % ${DAY_MS}`;
+const SCAN_DAYS = {
+  table: 'scan_days',
+  keys: SCAN_KEY,
+  keyOf: [dayOf('r'), "coalesce(r.organization_id, '')", 'r.submitted_by', 'r.tool', 'r.action'],
+  values: [
+    { column: 'scans', aggregate: 'count(*)' },
+    { column: 'tokens', aggregate: 'sum(r.tokens)' },
+    { column: 'violations', aggregate: 'sum(r.violation_count)' },
+  ],
+  count: 'scans',
+};
+const VIOLATION_DAYS = {
+  table: 'violation_days',
+  keys: VIOLATION_KEY,
+  keyOf: [dayOf('r'), "coalesce(r.organization_id, '')", 'r.submitted_by', 'v.severity', 'v.rule'],
+  values: [{ column: 'violations', aggregate: 'count(*)' }],
+  count: 'violations',
+};
+/** Violations (transition table `rows`) with their scans; none for a scan already deleted. */
+const violationsOf = (rows: string): string => `${rows} v JOIN scans r ON r.id = v.scan_id`;
+/** Scans (transition table `rows`) with the violations they have now. */
+const scansWithViolations = (rows: string): string => `${rows} r JOIN violations v ON v.scan_id = r.id`;
+
+const POSTGRES_TRIGGERS: TriggerSpec[] = [
+  { name: 'scans_day_insert', when: statementTrigger('INSERT', 'scans'), body: addRows(SCAN_DAYS, 'new_rows r') },
+  // Per row and BEFORE, as on SQLite: a cascade deletes the scan's violations after the scan row
+  // is gone, when their own trigger can no longer find the scan's day and owner (it skips them).
+  {
+    name: 'scans_day_delete',
+    when: 'BEFORE DELETE ON scans FOR EACH ROW',
+    body: subtractRows(VIOLATION_DAYS, 'violations v, (SELECT OLD.*) r WHERE v.scan_id = OLD.id'),
+    returns: 'OLD',
+  },
+  { name: 'scans_day_deleted', when: statementTrigger('DELETE', 'scans'), body: subtractRows(SCAN_DAYS, 'old_rows r') },
+  {
+    name: 'scans_day_update',
+    when: statementTrigger('UPDATE', 'scans'),
+    body:
+      subtractRows(SCAN_DAYS, 'old_rows r') +
+      addRows(SCAN_DAYS, 'new_rows r') +
+      subtractRows(VIOLATION_DAYS, scansWithViolations('old_rows')) +
+      addRows(VIOLATION_DAYS, scansWithViolations('new_rows')),
+  },
+  {
+    name: 'violations_day_insert',
+    when: statementTrigger('INSERT', 'violations'),
+    body: addRows(VIOLATION_DAYS, violationsOf('new_rows')),
+  },
+  {
+    name: 'violations_day_delete',
+    when: statementTrigger('DELETE', 'violations'),
+    body: subtractRows(VIOLATION_DAYS, violationsOf('old_rows')),
+  },
+  {
+    name: 'violations_day_update',
+    when: statementTrigger('UPDATE', 'violations'),
+    body: subtractRows(VIOLATION_DAYS, violationsOf('old_rows')) + addRows(VIOLATION_DAYS, violationsOf('new_rows')),
+  },
+];
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
 export async function up(db: Kysely<any>): Promise<void> {
+  const text = isPostgres(db) ? sql`text collate "C"` : 'text';
   await db.schema
     .createTable('scan_days')
     .addColumn('day', 'bigint', (c) => c.notNull())
     // '' for scans without an organization: a NULL would never conflict in the primary key.
-    .addColumn('organization_key', 'text', (c) => c.notNull())
-    .addColumn('submitted_by', 'text', (c) => c.notNull())
-    .addColumn('tool', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('organization_key', text, (c) => c.notNull())
+    .addColumn('submitted_by', text, (c) => c.notNull())
+    .addColumn('tool', text, (c) => c.notNull())
+    .addColumn('action', text, (c) => c.notNull())
     .addColumn('scans', 'integer', (c) => c.notNull())
     .addColumn('tokens', 'bigint', (c) => c.notNull())
     .addColumn('violations', 'integer', (c) => c.notNull())
@@ -110,13 +182,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('violation_days')
     .addColumn('day', 'bigint', (c) => c.notNull())
-    .addColumn('organization_key', 'text', (c) => c.notNull())
-    .addColumn('submitted_by', 'text', (c) => c.notNull())
-    .addColumn('severity', 'text', (c) => c.notNull())
-    .addColumn('rule', 'text', (c) => c.notNull())
+    .addColumn('organization_key', text, (c) => c.notNull())
+    .addColumn('submitted_by', text, (c) => c.notNull())
+    .addColumn('severity', text, (c) => c.notNull())
+    .addColumn('rule', text, (c) => c.notNull())
     .addColumn('violations', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('violation_days_pk', [...VIOLATION_KEY])
     .execute();
+  if (isPostgres(db)) {
+    await createTriggers(db, POSTGRES_TRIGGERS);
+    await sql.raw(addRows(SCAN_DAYS, 'scans r')).execute(db);
+    await sql.raw(addRows(VIOLATION_DAYS, violationsOf('violations'))).execute(db);
+    return;
+  }
   for (const trigger of TRIGGERS) await trigger.execute(db);
   await sql`
     INSERT INTO scan_days (${columns(SCAN_KEY)}, scans, tokens, violations)
@@ -131,7 +209,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const trigger of TRIGGER_NAMES) await sql`DROP TRIGGER ${sql.ref(trigger)}`.execute(db);
+  if (isPostgres(db)) await dropTriggers(db, POSTGRES_TRIGGERS);
+  else for (const trigger of TRIGGER_NAMES) await sql`DROP TRIGGER ${sql.ref(trigger)}`.execute(db);
   await db.schema.dropTable('violation_days').execute();
   await db.schema.dropTable('scan_days').execute();
 }

@@ -20,6 +20,7 @@ import { format1, json } from '../../../helpers/import-fixtures';
 import { insertScans } from '../../../helpers/scan-fixtures';
 import type { TestUser } from '../../../helpers/test-app';
 import { buildZip, unzip } from '../../../helpers/zip-builder';
+import { testDatabaseFor } from '../../../helpers/test-database';
 
 /** A store opened from a data directory, with A and B as users. */
 interface Store {
@@ -34,7 +35,7 @@ interface Store {
 }
 
 async function openStore(dataDir: string): Promise<Store> {
-  const workspace = await openWorkspace(dataDir);
+  const workspace = await openWorkspace(dataDir, { database: await testDatabaseFor(dataDir) });
   const app = await buildApp({ db: workspace.db, version: 'test', dataDir });
   await app.ready();
   const request: Store['request'] = (as, { method, url, payload }) =>
@@ -103,7 +104,7 @@ describe('imported ids are scoped to the importer', () => {
 
   beforeAll(async () => {
     // Users first, then a copy: both stores know A and B under the same ids and tokens.
-    const setup = await openWorkspace(base);
+    const setup = await openWorkspace(base, { database: await testDatabaseFor(base) });
     const asTestUser = ({ user, token }: Awaited<ReturnType<typeof createUser>>): TestUser => ({
       id: user.id,
       name: user.name,
