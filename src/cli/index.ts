@@ -9,6 +9,7 @@ import {
   policyHelp,
   scansHelp,
   serveHelp,
+  storeHelp,
   submitHelp,
   teamsHelp,
   tokenHelp,
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   import: { help: importHelp, load: async () => (await import('./commands/import.command')).importCommand },
   policy: { help: policyHelp, load: async () => (await import('./commands/policy.command')).policyCommand },
   demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
+  store: { help: storeHelp, load: async () => (await import('./commands/store.command')).storeCommand },
 };
 
 const HELP = `scandesk ${VERSION}: the local-first scans and evidence service

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupProcesses, makeTempDir, runCli } from '../helpers/serve-process';
+import { onPostgres } from '../helpers/test-database';
 
 describe('scandesk demo', () => {
   afterAll(cleanupProcesses);
@@ -16,12 +17,13 @@ describe('scandesk demo', () => {
     const lines = result.stdout.split('\n').filter((line) => line !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^demo: 500 scans, [\d,]+ timeline entries, [\d,]+ violations, 4 organizations in \d+\.\d s into .+data$/,
+      /^demo: 500 scans, [\d,]+ timeline entries, [\d,]+ violations, 4 organizations in \d+\.\d s into (.+data|postgres:\/\/.+)$/,
     );
     // Not a terminal: progress lines every 10%, ending at 100%, and the new token's location.
     expect(result.stderr).toMatch(/100%\s+500\/500 scans/);
     expect(result.stderr).toContain('token written to');
-    expect(existsSync(join(dataDir, 'scandesk.db'))).toBe(true);
+    // The store is the data directory's SQLite file, or the run's PostgreSQL database.
+    expect(existsSync(join(dataDir, 'scandesk.db'))).toBe(!onPostgres);
     expect(readFileSync(join(dataDir, 'token'), 'utf8')).toMatch(/^sdt_/);
   });
 

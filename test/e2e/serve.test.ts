@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization, OrganizationList } from '../../src/shared/api/organizations';
 import type { User } from '../../src/shared/api/users';
 import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } from '../helpers/serve-process';
+import { onPostgres } from '../helpers/test-database';
 
 const ENV_TOKEN = 'sdt_from-the-environment-0123456789';
 
@@ -112,7 +113,7 @@ describe('scandesk serve', () => {
   it('creates the data directory with a random sdt_ token in a 0600 token file, never logged', () => {
     expect(server.token).toMatch(/^sdt_[A-Za-z0-9_-]{43,}$/);
     expect(statSync(join(server.dataDir, 'token')).mode & 0o777).toBe(0o600);
-    expect(existsSync(join(server.dataDir, 'scandesk.db'))).toBe(true);
+    expect(existsSync(join(server.dataDir, 'scandesk.db'))).toBe(!onPostgres);
     expect(server.stdout()).not.toContain(server.token);
     expect(server.stderr()).not.toContain(server.token);
   });

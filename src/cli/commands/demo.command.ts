@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { tokenFile } from '../../main/workspace/data-dir';
 import { describeLocation } from '../../main/db/database-location';
 import { EXIT, UsageError } from '../usage-error';
+import { countProgress } from '../count-progress';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
 import { HOUR_MS } from '../../shared/time';
 
@@ -35,30 +36,6 @@ function parseNow(value: string | undefined): number {
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
-/** Prints progress on stderr: a redrawn bar on a terminal (≤ 10 per second), else a line per 10%. */
-function progressReporter(stream: NodeJS.WriteStream, started: number): (done: number, total: number) => void {
-  let lastDraw = 0;
-  let lastDecile = 0;
-  return (done, total) => {
-    const elapsed = ((performance.now() - started) / 1000).toFixed(1);
-    const share = total === 0 ? 1 : done / total;
-    const text = `${String(Math.floor(share * 100)).padStart(3)}%  ${count(done)}/${count(total)} scans  ${elapsed} s`;
-    if (stream.isTTY) {
-      const now = performance.now();
-      if (now - lastDraw < 100 && done < total) return;
-      lastDraw = now;
-      const filled = Math.round(share * 20);
-      stream.write(`\r[${'#'.repeat(filled)}${'.'.repeat(20 - filled)}] ${text}\x1b[K${done === total ? '\n' : ''}`);
-      return;
-    }
-    const decile = Math.floor(share * 10);
-    if (decile > lastDecile) {
-      lastDecile = decile;
-      stream.write(`${text}\n`);
-    }
-  };
-}
-
 export async function demoCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -86,7 +63,7 @@ export async function demoCommand(args: string[]): Promise<number> {
     seed,
     now,
     initialToken: process.env.SCANDESK_TOKEN || undefined,
-    onProgress: progressReporter(process.stderr, performance.now()),
+    onProgress: countProgress(process.stderr, 'scans'),
   });
   if (summary.createdToken)
     process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);

@@ -50,3 +50,9 @@ export const demoHelp = `scandesk demo --data-dir DIR [--database postgres://…
   Fills a data directory's store (new or existing; PostgreSQL with --database) with realistic demo organizations, teams, policies and
   scans over the 90 days before --now (default: the current time rounded down to the hour).
   The same --seed, --now and --scans always give the same data.`;
+
+export const storeHelp = `scandesk store copy --from DIR|postgres://… --to DIR|postgres://…
+  Copies a whole store (users, tokens, organizations, teams, policies, scans, timelines, violations)
+  into an empty one, in one transaction: all or nothing, with progress. SQLite ↔ PostgreSQL, either
+  way, or between two of a kind. Browser sessions are not copied; the token file goes along between
+  data directories. Stop the servers of both stores first.`;

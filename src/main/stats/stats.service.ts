@@ -141,6 +141,8 @@ export async function violationStats(db: Db, userId: string, query: ViolationSta
     result.by_severity[row.severity] += count;
     result.by_rule[row.rule] = (result.by_rule[row.rule] ?? 0) + count;
   }
+  // Rules in name order: the rows come in whatever order each dialect groups them.
+  result.by_rule = Object.fromEntries(Object.entries(result.by_rule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return result;
 }
 

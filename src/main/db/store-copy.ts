@@ -1,0 +1,105 @@
+import { sql } from 'kysely';
+import { BulkInserter, relaxTransaction, type SqlValue } from './bulk-insert';
+import type { Database, Db } from './database';
+import { refreshPlannerStatistics } from './open-database';
+import { inTransaction } from './transaction';
+
+/**
+ * What a store copy carries, parents before children, each with its primary key (the order it is
+ * read in, a keyset page at a time). Rollups are not copied: the target's triggers rebuild them
+ * from the rows, so they cannot disagree. Browser sessions are not either: they are bound to the
+ * port of the server that made them, and a browser signs in again with its token link.
+ */
+const TABLES: readonly { table: keyof Database & string; key: readonly string[] }[] = [
+  { table: 'users', key: ['id'] },
+  { table: 'tokens', key: ['id'] },
+  { table: 'organizations', key: ['id'] },
+  { table: 'memberships', key: ['organization_id', 'user_id'] },
+  { table: 'teams', key: ['id'] },
+  { table: 'team_members', key: ['team_id', 'user_id'] },
+  { table: 'policies', key: ['organization_id'] },
+  { table: 'scans', key: ['id'] },
+  { table: 'timeline_entries', key: ['scan_id', 'seq'] },
+  { table: 'violations', key: ['id'] },
+];
+
+const PAGE_ROWS = 5000;
+const INSERT_ROWS = 100;
+
+export class StoreCopyError extends Error {
+  override readonly name = 'StoreCopyError';
+}
+
+export interface CopySummary {
+  rows: Record<string, number>;
+  total: number;
+}
+
+/** Rows per copied table in `db`, and their sum: the size of the copy, for its progress. */
+export async function countRows(db: Db): Promise<CopySummary> {
+  const rows: Record<string, number> = {};
+  for (const { table } of TABLES) {
+    const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(db);
+    rows[table] = Number(counted.rows[0]?.n ?? 0);
+  }
+  return { rows, total: Object.values(rows).reduce((sum, n) => sum + n, 0) };
+}
+
+/**
+ * Copies every user, token, organization, membership, team, policy, scan, timeline and
+ * violation of `from` into `to`, in one transaction on `to`: all or nothing. Both stores are
+ * migrated to the same schema first (the caller's job); `to` must hold no users at all, since
+ * merging two workspaces would give one of them a second owner. `onRows` hears of every page.
+ */
+export async function copyStore(from: Db, to: Db, onRows?: (rows: number) => void): Promise<CopySummary> {
+  if (await to.selectFrom('users').select('id').limit(1).executeTakeFirst()) {
+    throw new StoreCopyError('the target store is not empty; copy into a new data directory or an empty database');
+  }
+  const summary = await inTransaction(
+    to,
+    async (trx) => {
+      await relaxTransaction(trx);
+      const rows: Record<string, number> = {};
+      for (const { table, key } of TABLES) {
+        let inserter: BulkInserter<typeof table> | undefined;
+        let copied = 0;
+        for await (const page of keysetPages(from, table, key)) {
+          inserter ??= new BulkInserter(to, trx, table, page[0] as never, INSERT_ROWS);
+          const columns = inserter.columns;
+          for (const row of page) {
+            const written = inserter.push(...columns.map((column) => (row as Record<string, SqlValue>)[column]!));
+            if (written) await written;
+          }
+          copied += page.length;
+          onRows?.(page.length);
+        }
+        await inserter?.flush();
+        rows[table] = copied;
+      }
+      return { rows, total: Object.values(rows).reduce((sum, n) => sum + n, 0) };
+    },
+    { isolation: 'read committed' },
+  );
+  await refreshPlannerStatistics(to);
+  return summary;
+}
+
+/** Every row of `table` in primary-key order, a page at a time: each page is its own short read. */
+async function* keysetPages(
+  db: Db,
+  table: keyof Database & string,
+  key: readonly string[],
+): AsyncGenerator<Record<string, unknown>[]> {
+  let after: unknown[] | undefined;
+  const keyList = sql.join(key.map((column) => sql.ref(column)));
+  for (;;) {
+    const bound = after ? sql`WHERE (${keyList}) > (${sql.join(after)})` : sql``;
+    const page = await sql<Record<string, unknown>>`
+      SELECT * FROM ${sql.table(table)} ${bound} ORDER BY ${keyList} LIMIT ${PAGE_ROWS}`.execute(db);
+    if (page.rows.length === 0) return;
+    yield page.rows;
+    const last = page.rows[page.rows.length - 1]!;
+    after = key.map((column) => last[column]);
+    if (page.rows.length < PAGE_ROWS) return;
+  }
+}
