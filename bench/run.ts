@@ -11,14 +11,15 @@ import { parseArgs } from 'node:util';
 import { resultsFile, writeResults } from './lib/results-json';
 import { Scratch } from './lib/scratch';
 import { renderSummary, renderTable } from './lib/table';
-import { isBenchmark, type BenchContext, type Benchmark, type Result } from './lib/types';
+import { isBenchmark, type BenchContext, type BenchDatabase, type Benchmark, type Result } from './lib/types';
 
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 const DEFAULT_JSON = join(BENCH_DIR, 'results', 'latest.json');
 const SUFFIX = '.bench.ts';
 
-const USAGE = `usage: npm run bench -- [--quick] [--only NAME]... [--json FILE]
+const USAGE = `usage: npm run bench -- [--quick] [--database sqlite|postgres] [--only NAME]... [--json FILE]
   --quick      small sizes: checks that the benchmarks work, not how fast they are
+  --database   postgres: the PostgreSQL benchmarks, on a private cluster (default sqlite)
   --only NAME  run only this benchmark (repeatable)
   --json FILE  where to write the results (default bench/results/latest.json)`;
 
@@ -39,10 +40,11 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
   return benchmarks;
 }
 
-function createContext(quick: boolean, scratch: Scratch): BenchContext {
+function createContext(quick: boolean, database: BenchDatabase, scratch: Scratch): BenchContext {
   const memos = new Map<string, Promise<unknown>>();
   return {
     quick,
+    database,
     scratch,
     memo<T>(key: string, create: () => Promise<T>): Promise<T> {
       let value = memos.get(key) as Promise<T> | undefined;
@@ -61,6 +63,7 @@ async function main(): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string', multiple: true, default: [] },
+      database: { type: 'string', default: 'sqlite' },
       json: { type: 'string', default: DEFAULT_JSON },
       help: { type: 'boolean', default: false },
     },
@@ -69,7 +72,12 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const all = await loadBenchmarks();
+  if (values.database !== 'sqlite' && values.database !== 'postgres') {
+    process.stderr.write(`--database is sqlite or postgres, not "${values.database}"\n${USAGE}\n`);
+    return 2;
+  }
+  const database: BenchDatabase = values.database;
+  const all = (await loadBenchmarks()).filter((benchmark) => (benchmark.databases ?? ['sqlite']).includes(database));
   const unknown = values.only.filter((name) => !all.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
     process.stderr.write(
@@ -87,7 +95,7 @@ async function main(): Promise<number> {
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
 
-  const context = createContext(values.quick, scratch);
+  const context = createContext(values.quick, database, scratch);
   const results: Result[] = [];
   const errors: string[] = [];
   try {

@@ -18,9 +18,14 @@ export interface BareChild {
 }
 
 /** `node --import tsx bench/lib/<script> DATA_DIR`; resolves once it prints `listening on URL`. */
-export async function startBare(scratch: Scratch, script: string, dataDir: string): Promise<BareChild> {
+export async function startBare(
+  scratch: Scratch,
+  script: string,
+  dataDir: string,
+  extraArgs: string[] = [],
+): Promise<BareChild> {
   const child = scratch.track(
-    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'lib', script), dataDir], {
+    spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'lib', script), dataDir, ...extraArgs], {
       cwd: ROOT,
       env: childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -68,7 +68,7 @@ export function sendJson(
 }
 
 /** Listens on 127.0.0.1, port 0, and prints the URL the harness waits for; stops on SIGTERM. */
-export function listen(server: Server, sqlite: SQLite.Database): void {
+export function listen(server: Server, closeStore: () => unknown): void {
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as AddressInfo;
     process.stdout.write(`listening on http://127.0.0.1:${port}\n`);
@@ -77,7 +77,6 @@ export function listen(server: Server, sqlite: SQLite.Database): void {
     // Keep-alive sockets would hold close() open; closing the database is what matters (WAL).
     server.closeAllConnections();
     server.close();
-    sqlite.close();
-    process.exit(0);
+    void Promise.resolve(closeStore()).finally(() => process.exit(0));
   });
 }

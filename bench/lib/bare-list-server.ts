@@ -107,4 +107,4 @@ const server = createServer((request, response) => {
     total,
   });
 });
-listen(server, sqlite);
+listen(server, () => sqlite.close());

@@ -8,60 +8,10 @@
  *
  * usage: node --import tsx bench/lib/bare-submit-server.ts DATA_DIR
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import { newId } from '../../src/main/ids';
 import { authorized, listen, openBareStore, sendJson } from './bare-common';
-
-const BODY_LIMIT = 32 * 1024 * 1024;
-const MAX_TIMELINE = 100_000;
-
-interface Entry {
-  timestamp: number;
-  action: string;
-  tokens: number;
-}
-
-interface Submission {
-  tool: string;
-  action: string;
-  tokens: number;
-  timeline: Entry[] | null;
-}
-
-const name = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 100;
-const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
-/** The fields SPEC.md §6 requires, or null: enough validation to never store nonsense. */
-function validate(body: unknown): Submission | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const { tool, action, tokens, timeline } = body as Record<string, unknown>;
-  if (!name(tool) || !name(action) || !count(tokens)) return null;
-  if (timeline === undefined) return { tool, action, tokens, timeline: null };
-  if (!Array.isArray(timeline) || timeline.length > MAX_TIMELINE) return null;
-  const entries: Entry[] = [];
-  let sum = 0;
-  for (const item of timeline as unknown[]) {
-    if (typeof item !== 'object' || item === null) return null;
-    const entry = item as Record<string, unknown>;
-    const timestamp = typeof entry.timestamp === 'string' ? Date.parse(entry.timestamp) : Number.NaN;
-    if (Number.isNaN(timestamp) || !name(entry.action) || !count(entry.tokens)) return null;
-    sum += entry.tokens;
-    entries.push({ timestamp, action: entry.action, tokens: entry.tokens });
-  }
-  if (sum !== tokens) return null;
-  return { tool, action, tokens, timeline: entries.sort((a, b) => a.timestamp - b.timestamp) };
-}
-
-async function readBody(request: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) return null;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+import { readBody, submittedScan, validate, type Entry, type Submission } from './bare-submission';
 
 const store = await openBareStore(process.argv[2]);
 const { sqlite, ownerId } = store;
@@ -98,25 +48,10 @@ const server = createServer((request, response) => {
     const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
     const id = newId('scan');
     save(id, createdAt, scan, timeline);
-    sendJson(
-      response,
-      201,
-      {
-        id,
-        created_at: new Date(createdAt).toISOString(),
-        tool: scan.tool,
-        action: scan.action,
-        tokens: scan.tokens,
-        status: 'completed',
-        violations: [],
-        organization_id: null,
-        source: 'submitted',
-      },
-      { Location: `/v1/scans/${id}` },
-    );
+    sendJson(response, 201, submittedScan(id, createdAt, scan), { Location: `/v1/scans/${id}` });
   })().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
   });
 });
-listen(server, sqlite);
+listen(server, () => sqlite.close());

@@ -73,12 +73,12 @@ export interface ServeChild {
   stop(): Promise<void>;
 }
 
-/** `node bin/scandesk.js serve --port 0 --data-dir DIR --log-level warn`, the real server, in a child. */
-export async function startServe(scratch: Scratch, dataDir: string): Promise<ServeChild> {
+/** `node bin/scandesk.js serve --port 0 --data-dir DIR --log-level warn`, the real server, in a child; on `database` (a postgres:// URL) if given. */
+export async function startServe(scratch: Scratch, dataDir: string, database?: string): Promise<ServeChild> {
   const child = scratch.track(
     spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
       cwd: ROOT,
-      env: childEnv(),
+      env: { ...childEnv(), ...(database ? { SCANDESK_DATABASE_URL: database } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

@@ -41,9 +41,13 @@ export interface Result {
   note?: string | undefined;
 }
 
+export type BenchDatabase = 'sqlite' | 'postgres';
+
 export interface BenchContext {
   /** Small sizes: a smoke run that checks the harness, not the speed. */
   quick: boolean;
+  /** `--database`: which store the run measures; each benchmark says which it runs on. */
+  database: BenchDatabase;
   /** Temp dirs and child processes, all removed/stopped when the run ends, whatever happens. */
   scratch: Scratch;
   /**
@@ -59,6 +63,8 @@ export interface Benchmark {
   /** kebab-case, the file name without `.bench.ts`; what `--only` takes. */
   name: string;
   description: string;
+  /** The stores it measures (default: SQLite only). */
+  databases?: readonly BenchDatabase[];
   run(context: BenchContext): Promise<Result[]>;
 }
 

@@ -1,0 +1,68 @@
+/**
+ * The PostgreSQL submit baseline: `POST /v1/scans` on bare node:http with a `pg` pool, doing
+ * what bare-submit-server.ts does on SQLite: parse, check minimally, store the scan row and its
+ * timeline (one multi-row INSERT) in one transaction, answer 201. Same database and schema as the
+ * real server (its triggers included), no framework, no query builder, no policy.
+ *
+ * usage: node --import tsx bench/lib/bare-pg-submit-server.ts DATA_DIR DATABASE_URL
+ */
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import pg from 'pg';
+import { newId } from '../../src/main/ids';
+import { tokenFile } from '../../src/main/workspace/data-dir';
+import { authorized, listen, sendJson } from './bare-common';
+import { readBody, submittedScan, validate } from './bare-submission';
+
+const [dataDir, url] = process.argv.slice(2) as [string, string];
+const token = Buffer.from(readFileSync(tokenFile(dataDir), 'utf8').trim());
+const pool = new pg.Pool({ connectionString: url, max: 10 });
+const owner = await pool.query<{ id: string }>('SELECT id FROM users WHERE is_workspace_owner = 1');
+const ownerId = owner.rows[0]!.id;
+
+const server = createServer((request, response) => {
+  void (async () => {
+    if (request.method !== 'POST' || request.url !== '/v1/scans')
+      return sendJson(response, 404, { error: 'not_found' });
+    if (!authorized(request, token)) return sendJson(response, 401, { error: 'unauthorized' });
+    const text = await readBody(request);
+    if (text === null) return sendJson(response, 413, { error: 'payload_too_large' });
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return sendJson(response, 400, { error: 'invalid_json' });
+    }
+    const scan = validate(body);
+    if (!scan) return sendJson(response, 400, { error: 'validation_failed' });
+    const createdAt = Date.now();
+    const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
+    const id = newId('scan');
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO scans (id, created_at, tool, action, tokens, status, source, organization_id, submitted_by,
+           token_breakdown, request_count, violation_count, worst_severity)
+         VALUES ($1, $2, $3, $4, $5, 'completed', 'submitted', NULL, $6, '{}', $7, 0, 0)`,
+        [id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length],
+      );
+      const values = timeline.map((_, i) => `($1, ${i}, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`);
+      await client.query(
+        `INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES ${values.join(', ')}`,
+        [id, ...timeline.flatMap((entry) => [entry.timestamp, entry.action, entry.tokens])],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+    sendJson(response, 201, submittedScan(id, createdAt, scan), { Location: `/v1/scans/${id}` });
+  })().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
+  });
+});
+listen(server, () => pool.end());

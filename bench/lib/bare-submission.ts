@@ -1,0 +1,69 @@
+/**
+ * What both bare submit baselines (SQLite and PostgreSQL) do with a request before storing it:
+ * read the body, parse it, check SPEC.md §6's fields minimally, and answer the stored scan.
+ */
+import type { IncomingMessage } from 'node:http';
+
+const BODY_LIMIT = 32 * 1024 * 1024;
+const MAX_TIMELINE = 100_000;
+
+export interface Entry {
+  timestamp: number;
+  action: string;
+  tokens: number;
+}
+
+export interface Submission {
+  tool: string;
+  action: string;
+  tokens: number;
+  timeline: Entry[] | null;
+}
+
+const name = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 100;
+const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** The fields SPEC.md §6 requires, or null: enough validation to never store nonsense. */
+export function validate(body: unknown): Submission | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { tool, action, tokens, timeline } = body as Record<string, unknown>;
+  if (!name(tool) || !name(action) || !count(tokens)) return null;
+  if (timeline === undefined) return { tool, action, tokens, timeline: null };
+  if (!Array.isArray(timeline) || timeline.length > MAX_TIMELINE) return null;
+  const entries: Entry[] = [];
+  let sum = 0;
+  for (const item of timeline as unknown[]) {
+    if (typeof item !== 'object' || item === null) return null;
+    const entry = item as Record<string, unknown>;
+    const timestamp = typeof entry.timestamp === 'string' ? Date.parse(entry.timestamp) : Number.NaN;
+    if (Number.isNaN(timestamp) || !name(entry.action) || !count(entry.tokens)) return null;
+    sum += entry.tokens;
+    entries.push({ timestamp, action: entry.action, tokens: entry.tokens });
+  }
+  if (sum !== tokens) return null;
+  return { tool, action, tokens, timeline: entries.sort((a, b) => a.timestamp - b.timestamp) };
+}
+
+export async function readBody(request: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > BODY_LIMIT) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The 201 body of a stored submission. */
+export const submittedScan = (id: string, createdAt: number, scan: Submission) => ({
+  id,
+  created_at: new Date(createdAt).toISOString(),
+  tool: scan.tool,
+  action: scan.action,
+  tokens: scan.tokens,
+  status: 'completed',
+  violations: [],
+  organization_id: null,
+  source: 'submitted',
+});
