@@ -20,10 +20,17 @@ function adminUrl(): string {
   return url;
 }
 
-/** A new, migrated, empty PostgreSQL database; its URL. Dropped by dropTestDatabases. */
-export async function newTestDatabase(key: string = randomBytes(6).toString('hex')): Promise<string> {
+/**
+ * A new PostgreSQL database, migrated (cloned from the run's template) unless `migrated` is false;
+ * its URL. Registered under `key` (a data dir, say), and dropped by dropTestDatabases.
+ */
+export async function newTestDatabase(
+  key: string = randomBytes(6).toString('hex'),
+  options: { migrated?: boolean } = {},
+): Promise<string> {
   const name = `scandesk_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const url = await createDatabase(adminUrl(), name, process.env.SCANDESK_TEST_TEMPLATE);
+  const template = options.migrated === false ? undefined : process.env.SCANDESK_TEST_TEMPLATE;
+  const url = await createDatabase(adminUrl(), name, template);
   byDataDir.set(key, { name, url });
   return url;
 }
