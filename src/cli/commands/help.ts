@@ -2,10 +2,11 @@
 // not load a module that pulls in fastify, SQLite or TypeBox just to print a few lines.
 
 export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--database postgres://USER@HOST:PORT/DB]
-               [--allow-host NAME]... [--log-level info]
+               [--allow-host NAME]... [--trust-proxy] [--log-level info]
   Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.
   --database (or SCANDESK_DATABASE_URL) keeps the store in PostgreSQL instead of the data directory's
-  SQLite file; several servers may share one database. The data directory still holds the token file.`;
+  SQLite file; several servers may share one database. The data directory still holds the token file.
+  --trust-proxy believes X-Forwarded-Proto from a TLS proxy on this machine (session cookies become Secure).`;
 
 export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--database postgres://…]]
   Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one

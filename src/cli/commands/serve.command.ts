@@ -24,6 +24,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'data-dir': { type: 'string' },
       'allow-host': { type: 'string', multiple: true, default: [] },
       'log-level': { type: 'string', default: 'info' },
+      'trust-proxy': { type: 'boolean', default: false },
       ...DATABASE_OPTION,
     },
   });
@@ -49,6 +50,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     port,
     host: values.host,
     allowHosts: values['allow-host'],
+    trustProxy: values['trust-proxy'],
     rendererDir: rendererDir(),
     log: Object.assign(process.stderr, { level: values['log-level'] }),
   }).catch(async (error: unknown) => {

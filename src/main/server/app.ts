@@ -44,6 +44,11 @@ export interface AppOptions {
   /** Where logs go; none by default (tests), stderr for `scandesk serve`. */
   log?: LogDestination;
   allowHosts?: readonly string[];
+  /**
+   * Behind a TLS-terminating proxy on this machine: believe its X-Forwarded-Proto/-For, so that a
+   * browser reached over https gets a `Secure` session cookie. Only proxies on loopback are believed.
+   */
+  trustProxy?: boolean | undefined;
   /** The built renderer to serve at `/`; without it `/` explains how to build it. */
   rendererDir?: string | null;
   /** Evidence import limits (SPEC.md §8); the defaults, unless a test needs them small. */
@@ -87,6 +92,7 @@ const SECURITY_HEADERS: FastifyHelmetOptions = {
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: options.trustProxy ? 'loopback' : false,
     logger: options.log ? loggerOptions(options.log) : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     // The router answers a malformed path (`/v1/scans/%zz`) or an over-long path parameter before

@@ -9,6 +9,7 @@ export interface ServerOptions {
   port: number;
   host: string;
   allowHosts?: readonly string[];
+  trustProxy?: boolean;
   rendererDir?: string | null;
   log?: LogDestination;
 }
@@ -27,6 +28,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     dataDir: options.workspace.dataDir,
     log: options.log,
     allowHosts: options.allowHosts,
+    trustProxy: options.trustProxy,
     rendererDir: options.rendererDir,
   });
   await app.listen({ port: options.port, host: options.host });

@@ -45,7 +45,9 @@ export async function exchangeTokenForSession(
     return true;
   }
   const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port });
-  await reply.setCookie(sessionCookieName(port), sessionId, COOKIE_OPTIONS).redirect(withoutToken(request.url), 303);
+  // Secure where the browser reached us over https (through a trusted proxy, see AppOptions.trustProxy).
+  const options = { ...COOKIE_OPTIONS, secure: request.protocol === 'https' };
+  await reply.setCookie(sessionCookieName(port), sessionId, options).redirect(withoutToken(request.url), 303);
   return true;
 }
 

@@ -190,3 +190,34 @@ describe('session lifetimes, binding and rotation (docs/security.md)', () => {
     expect(typed.statusCode).toBe(303);
   });
 });
+
+describe('the session cookie behind a TLS proxy (serve --trust-proxy)', () => {
+  const signInCookie = async (ctx: TestContext, forwarded: Record<string, string>): Promise<string> => {
+    const response = await ctx.app.inject({
+      method: 'GET',
+      url: `/?token=${encodeURIComponent(ctx.owner.token)}`,
+      headers: forwarded,
+    });
+    expect(response.statusCode, response.body).toBe(303);
+    return [response.headers['set-cookie'] ?? []].flat()[0]!;
+  };
+
+  it('is Secure when the proxy on this machine says the browser came over https', async () => {
+    const ctx = await createTestContext({ trustProxy: true });
+    try {
+      expect(await signInCookie(ctx, { 'x-forwarded-proto': 'https' })).toMatch(/; Secure/);
+      expect(await signInCookie(ctx, {})).not.toMatch(/; Secure/);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('ignores X-Forwarded-Proto unless told to trust a proxy', async () => {
+    const ctx = await createTestContext();
+    try {
+      expect(await signInCookie(ctx, { 'x-forwarded-proto': 'https' })).not.toMatch(/; Secure/);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
