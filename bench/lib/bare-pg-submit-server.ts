@@ -11,8 +11,8 @@ import { createServer } from 'node:http';
 import pg from 'pg';
 import { newId } from '../../src/main/ids';
 import { tokenFile } from '../../src/main/workspace/data-dir';
-import { authorized, listen, sendJson } from './bare-common';
-import { readBody, submittedScan, validate } from './bare-submission';
+import { listen, sendJson } from './bare-common';
+import { readSubmission, submittedScan } from './bare-submission';
 
 const [dataDir, url] = process.argv.slice(2) as [string, string];
 const token = Buffer.from(readFileSync(tokenFile(dataDir), 'utf8').trim());
@@ -22,19 +22,8 @@ const ownerId = owner.rows[0]!.id;
 
 const server = createServer((request, response) => {
   void (async () => {
-    if (request.method !== 'POST' || request.url !== '/v1/scans')
-      return sendJson(response, 404, { error: 'not_found' });
-    if (!authorized(request, token)) return sendJson(response, 401, { error: 'unauthorized' });
-    const text = await readBody(request);
-    if (text === null) return sendJson(response, 413, { error: 'payload_too_large' });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return sendJson(response, 400, { error: 'invalid_json' });
-    }
-    const scan = validate(body);
-    if (!scan) return sendJson(response, 400, { error: 'validation_failed' });
+    const scan = await readSubmission(request, response, token);
+    if (!scan) return;
     const createdAt = Date.now();
     const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
     const id = newId('scan');

@@ -2,7 +2,8 @@
  * What both bare submit baselines (SQLite and PostgreSQL) do with a request before storing it:
  * read the body, parse it, check SPEC.md §6's fields minimally, and answer the stored scan.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authorized, sendJson } from './bare-common';
 
 const BODY_LIMIT = 32 * 1024 * 1024;
 const MAX_TIMELINE = 100_000;
@@ -67,3 +68,30 @@ export const submittedScan = (id: string, createdAt: number, scan: Submission) =
   organization_id: null,
   source: 'submitted',
 });
+
+/**
+ * The request's submission, or null once an error was answered: route, token, body size, JSON,
+ * fields, in that order, as the real server checks them.
+ */
+export async function readSubmission(
+  request: IncomingMessage,
+  response: ServerResponse,
+  token: Buffer,
+): Promise<Submission | null> {
+  if (request.method !== 'POST' || request.url !== '/v1/scans') return refuse(response, 404, 'not_found');
+  if (!authorized(request, token)) return refuse(response, 401, 'unauthorized');
+  const text = await readBody(request);
+  if (text === null) return refuse(response, 413, 'payload_too_large');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse(response, 400, 'invalid_json');
+  }
+  return validate(body) ?? refuse(response, 400, 'validation_failed');
+}
+
+function refuse(response: ServerResponse, status: number, error: string): null {
+  sendJson(response, status, { error });
+  return null;
+}

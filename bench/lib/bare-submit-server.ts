@@ -10,8 +10,8 @@
  */
 import { createServer } from 'node:http';
 import { newId } from '../../src/main/ids';
-import { authorized, listen, openBareStore, sendJson } from './bare-common';
-import { readBody, submittedScan, validate, type Entry, type Submission } from './bare-submission';
+import { listen, openBareStore, sendJson } from './bare-common';
+import { readSubmission, submittedScan, type Entry, type Submission } from './bare-submission';
 
 const store = await openBareStore(process.argv[2]);
 const { sqlite, ownerId } = store;
@@ -31,19 +31,8 @@ const save = sqlite.transaction((id: string, createdAt: number, scan: Submission
 
 const server = createServer((request, response) => {
   void (async () => {
-    if (request.method !== 'POST' || request.url !== '/v1/scans')
-      return sendJson(response, 404, { error: 'not_found' });
-    if (!authorized(request, store.token)) return sendJson(response, 401, { error: 'unauthorized' });
-    const text = await readBody(request);
-    if (text === null) return sendJson(response, 413, { error: 'payload_too_large' });
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      return sendJson(response, 400, { error: 'invalid_json' });
-    }
-    const scan = validate(body);
-    if (!scan) return sendJson(response, 400, { error: 'validation_failed' });
+    const scan = await readSubmission(request, response, store.token);
+    if (!scan) return;
     const createdAt = Date.now();
     const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
     const id = newId('scan');

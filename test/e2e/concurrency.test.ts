@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId } from '../../src/main/evidence/import/import-ids';
 import type { ImportResult } from '../../src/shared/api/evidence';
 import type { Scan } from '../../src/shared/api/scans';
-import { buildZip } from '../helpers/zip-builder';
 import { errorShapeProblem, http, makeRng, mentionsBusy, testSeed, type HttpResult } from '../helpers/reliability';
 import { cleanupProcesses, startServe, type ServeProcess } from '../helpers/serve-process';
 import { onPostgres } from '../helpers/test-database';
+import { oneScanPackage } from '../helpers/import-fixtures';
 
 const CLIENTS = 50;
 const DURATION_MS = process.env.SCANDESK_SOAK === '1' ? 30_000 : 10_000;
@@ -59,20 +59,6 @@ beforeAll(async () => {
 });
 
 afterAll(cleanupProcesses);
-
-/** A fresh package in the upstream shapes (no manifest) holding one new scan. */
-function freshPackage(id: string): Buffer {
-  const timeline = [
-    { timestamp: '2026-10-03T10:00:00.000Z', action: 'read', tokens: 5 },
-    { timestamp: '2026-10-03T10:00:02.000Z', action: 'edit', tokens: 7 },
-  ];
-  return buildZip([
-    {
-      name: `evidence-${id}.json`,
-      data: Buffer.from(JSON.stringify({ scan_id: id, evidence: { request_count: 2, total_tokens: 12, timeline } })),
-    },
-  ]);
-}
 
 describe(`${CLIENTS} concurrent clients for ${DURATION_MS / 1000} s`, () => {
   it(
@@ -174,7 +160,7 @@ describe(`${CLIENTS} concurrent clients for ${DURATION_MS / 1000} s`, () => {
                 }
               } else {
                 const id = `fresh_${index}_${n}`;
-                const result = await http(server.url, token, 'POST', '/v1/evidence/imports', freshPackage(id));
+                const result = await http(server.url, token, 'POST', '/v1/evidence/imports', oneScanPackage(id));
                 if (expectOk('import', result, [201])) {
                   const body = JSON.parse(result.text) as ImportResult;
                   // A package id the importer does not own is stored under its importer-scoped id.

@@ -17,7 +17,7 @@ import { errorShapeProblem, http, makeRng, testSeed, type HttpResult } from '../
 import { cleanupProcesses, makeTempDir, startServe, type ServeProcess } from '../helpers/serve-process';
 import { rollupProblems, storeInvariants } from '../helpers/store-checks';
 import { newTestDatabase, onPostgres, shareTestDatabase } from '../helpers/test-database';
-import { buildZip } from '../helpers/zip-builder';
+import { oneScanPackage } from '../helpers/import-fixtures';
 
 const SERVERS = 3;
 const CLIENTS = 24;
@@ -30,19 +30,6 @@ const users: { id: string; token: string }[] = [];
 const orgs: string[] = [];
 
 const seed = testSeed('multi-process');
-
-function packageOf(id: string): Buffer {
-  const timeline = [
-    { timestamp: '2026-10-03T10:00:00.000Z', action: 'read', tokens: 5 },
-    { timestamp: '2026-10-03T10:00:02.000Z', action: 'edit', tokens: 7 },
-  ];
-  return buildZip([
-    {
-      name: `evidence-${id}.json`,
-      data: Buffer.from(JSON.stringify({ scan_id: id, evidence: { request_count: 2, total_tokens: 12, timeline } })),
-    },
-  ]);
-}
 
 const parsed = <T>(result: HttpResult): T => JSON.parse(result.text) as T;
 
@@ -143,7 +130,7 @@ describe.runIf(onPostgres)(`${SERVERS} server processes on one PostgreSQL databa
           if (check('team', result, [201])) teamCreated.set(name, (teamCreated.get(name) ?? 0) + 1);
         } else if (roll < 0.9) {
           const id = `scan_shared_${round % 4}`;
-          const result = await http(on().url, TOKEN, 'POST', '/v1/evidence/imports', packageOf(id));
+          const result = await http(on().url, TOKEN, 'POST', '/v1/evidence/imports', oneScanPackage(id));
           if (check('import', result, [200, 201])) imports.set(id, [...(imports.get(id) ?? []), parsed(result)]);
         } else {
           // The two owners of North demote each other: one of them must stay owner.

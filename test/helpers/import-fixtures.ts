@@ -81,3 +81,17 @@ export async function expectRefused(
   expect(`${error.message} ${error.details.map((detail) => detail.message).join(' ')}`).toMatch(message);
   expect(await snapshotDatabase(ctx.db)).toEqual(before);
 }
+
+/** A package in the upstream shapes (no manifest) holding one two-entry scan `id`. */
+export function oneScanPackage(id: string): Buffer {
+  const timeline = [
+    { timestamp: '2026-10-03T10:00:00.000Z', action: 'read', tokens: 5 },
+    { timestamp: '2026-10-03T10:00:02.000Z', action: 'edit', tokens: 7 },
+  ];
+  return buildZip([
+    {
+      name: `evidence-${id}.json`,
+      data: Buffer.from(JSON.stringify({ scan_id: id, evidence: { request_count: 2, total_tokens: 12, timeline } })),
+    },
+  ]);
+}
