@@ -8,9 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { DatabaseLocation } from '../../src/main/db/database-location';
 import { createDatabase, dropDatabase } from './postgres-cluster';
 
-export const TEST_BACKEND: 'sqlite' | 'postgres' =
-  process.env.SCANDESK_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
-export const onPostgres = TEST_BACKEND === 'postgres';
+export const onPostgres = process.env.SCANDESK_TEST_BACKEND === 'postgres';
 
 const byDataDir = new Map<string, { name: string; url: string }>();
 
