@@ -52,7 +52,15 @@ that proves it holds that directory's key).`;
  * Failures that carry a complete sentence for the user. Matched by name, not class, so that this
  * file need not import the workspace and database modules that define some of them.
  */
-const SELF_EXPLAINING = new Set(['UnreachableError', 'TransferError', 'SaveError', 'MigrationError', 'WorkspaceError']);
+const SELF_EXPLAINING = new Set([
+  'UnreachableError',
+  'TransferError',
+  'SaveError',
+  'MigrationError',
+  'WorkspaceError',
+  'StoreUnreachableError',
+  'StoreCopyError',
+]);
 
 /** Runs one command line and returns the exit code; every failure becomes one readable message. */
 export async function main(argv: string[]): Promise<number> {

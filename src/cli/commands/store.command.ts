@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeLocation, parseDatabaseUrl, type DatabaseLocation } from '../../main/db/database-location';
 import { migrateToLatest } from '../../main/db/migrate';
-import { openDatabase } from '../../main/db/open-database';
+import { checkReachable, openDatabase } from '../../main/db/open-database';
 import { copyStore, countRows } from '../../main/db/store-copy';
 import { databaseFile, tokenFile } from '../../main/workspace/data-dir';
 import { countProgress } from '../count-progress';
@@ -35,6 +35,8 @@ export async function storeCommand(args: string[]): Promise<number> {
   const source = openDatabase(from.location);
   const target = openDatabase(to.location);
   try {
+    await checkReachable(source, from.location);
+    await checkReachable(target, to.location);
     // The same schema on both sides: an older source is upgraded first, as any start would.
     await migrateToLatest(source);
     await migrateToLatest(target);

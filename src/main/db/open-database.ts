@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from './database';
-import type { DatabaseLocation } from './database-location';
+import { describeLocation, type DatabaseLocation } from './database-location';
 import { dialectOf } from './dialect';
 import { openPostgres, type PostgresOptions } from './postgres-connection';
 import { openSqliteDatabase, type OpenOptions } from './sqlite-connection';
@@ -10,6 +10,25 @@ export type OpenDatabaseOptions = OpenOptions & PostgresOptions;
 /** The store at `location` under Kysely: features see one Database, whichever the dialect. */
 export function openDatabase(location: DatabaseLocation, options: OpenDatabaseOptions = {}): Db {
   return location.kind === 'sqlite' ? openSqliteDatabase(location.file, options) : openPostgres(location.url, options);
+}
+
+export class StoreUnreachableError extends Error {
+  override readonly name = 'StoreUnreachableError';
+}
+
+/**
+ * Fails with one readable sentence when the store cannot be reached (a PostgreSQL server that is
+ * down, a wrong port, refused credentials), instead of a driver's stack from deep in a migration.
+ */
+export async function checkReachable(db: Db, location: DatabaseLocation): Promise<void> {
+  try {
+    await sql`SELECT 1`.execute(db);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnreachableError(`cannot reach the store at ${describeLocation(location)}: ${reason}`, {
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { Db } from '../db/database';
 import type { DatabaseLocation } from '../db/database-location';
-import { openDatabase, refreshPlannerStatistics, type OpenDatabaseOptions } from '../db/open-database';
+import { checkReachable, openDatabase, refreshPlannerStatistics, type OpenDatabaseOptions } from '../db/open-database';
 import { migrateToLatest } from '../db/migrate';
 import { databaseFile, tokenFile } from './data-dir';
 import { ensureServerKey } from '../identity/server-key';
@@ -56,6 +56,7 @@ export async function openWorkspace(dataDir: string, options: WorkspaceOptions =
   const database = options.database ?? { kind: 'sqlite', file: databaseFile(dataDir) };
   const db = openDatabase(database, options);
   try {
+    await checkReachable(db, database);
     const applied = await migrateToLatest(db, undefined, options.onUpgrade);
     if (applied.length > 0) await refreshPlannerStatistics(db);
     const created = await ensureWorkspaceOwner(db, options.initialToken);

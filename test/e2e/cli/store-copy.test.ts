@@ -44,5 +44,11 @@ describe('scandesk store copy', () => {
     expect(missing.stderr).toMatch(/holds no store/);
     const scheme = await runCli(['store', 'copy', '--from', 'mysql://x/y', '--to', makeTempDir()]);
     expect(scheme.code).toBe(2);
+    // A server that is not there: one sentence, the password masked, no stack.
+    const down = await runCli(['store', 'copy', '--from', 'postgres://me:pw@127.0.0.1:1/db', '--to', makeTempDir()]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toBe(
+      'error: cannot reach the store at postgres://me:***@127.0.0.1:1/db: connect ECONNREFUSED 127.0.0.1:1\n',
+    );
   });
 });
