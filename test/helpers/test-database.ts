@@ -5,6 +5,7 @@
  * template, so tests stay as isolated as with one SQLite file each.
  */
 import { randomBytes } from 'node:crypto';
+import { cpSync } from 'node:fs';
 import type { DatabaseLocation } from '../../src/main/db/database-location';
 import { createDatabase, dropDatabase } from './postgres-cluster';
 
@@ -36,6 +37,18 @@ export async function newTestDatabase(
 /** Points `dataDir` at an existing test database (several servers on one store). */
 export function shareTestDatabase(dataDir: string, url: string): void {
   byDataDir.set(dataDir, { name: new URL(url).pathname.slice(1), url });
+}
+
+/**
+ * Copies a data directory with its store: the files, and on PostgreSQL its database (cloned as a
+ * template; every connection to it must be closed).
+ */
+export async function copyDataDir(from: string, to: string): Promise<void> {
+  cpSync(from, to, { recursive: true });
+  const source = byDataDir.get(from);
+  if (!source) return;
+  const name = `scandesk_test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  byDataDir.set(to, { name, url: await createDatabase(adminUrl(), name, source.name) });
 }
 
 /** Where the store of `dataDir` lives in this run: undefined (its SQLite file) or its own PostgreSQL database. */

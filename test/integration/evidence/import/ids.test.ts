@@ -3,7 +3,7 @@
  * another user's scan never reveals, blocks or shadows it. The proof compares two stores that
  * differ only in that scan: every answer to the other user is the same, byte for byte.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -20,7 +20,7 @@ import { format1, json } from '../../../helpers/import-fixtures';
 import { insertScans } from '../../../helpers/scan-fixtures';
 import type { TestUser } from '../../../helpers/test-app';
 import { buildZip, unzip } from '../../../helpers/zip-builder';
-import { testDatabaseFor } from '../../../helpers/test-database';
+import { copyDataDir, testDatabaseFor } from '../../../helpers/test-database';
 
 /** A store opened from a data directory, with A and B as users. */
 interface Store {
@@ -97,8 +97,8 @@ describe('imported ids are scoped to the importer', () => {
     pairs += 1;
     const withX = join(root, `with-${pairs}`);
     const withoutX = join(root, `without-${pairs}`);
-    cpSync(baseWithX, withX, { recursive: true });
-    cpSync(base, withoutX, { recursive: true });
+    await copyDataDir(baseWithX, withX);
+    await copyDataDir(base, withoutX);
     return { withX: await openStore(withX), withoutX: await openStore(withoutX) };
   }
 
@@ -113,7 +113,7 @@ describe('imported ids are scoped to the importer', () => {
     a = asTestUser(await createUser(setup.db, 'alice'));
     b = asTestUser(await createUser(setup.db, 'bob'));
     await setup.close();
-    cpSync(base, baseWithX, { recursive: true });
+    await copyDataDir(base, baseWithX);
 
     const store = await openStore(baseWithX);
     try {
