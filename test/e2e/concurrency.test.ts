@@ -66,6 +66,7 @@ describe(`${CLIENTS} concurrent clients for ${DURATION_MS / 1000} s`, () => {
     async () => {
       const problems: string[] = [];
       const counts = new Map<string, number>();
+      let raced = 0;
       const count = (key: string): void => void counts.set(key, (counts.get(key) ?? 0) + 1);
       /** Acknowledged submits by organization ('none' for personal scans). */
       const submittedByOrg = new Map<string, number>();
@@ -82,6 +83,12 @@ describe(`${CLIENTS} concurrent clients for ${DURATION_MS / 1000} s`, () => {
         if (result.status >= 400) {
           const shape = errorShapeProblem(result.status, result.contentType, result.text);
           if (shape) problems.push(`${what}: ${result.status} without the error shape (${shape})`);
+        }
+        // PostgreSQL: a serializable transaction that kept losing its race past the retries is a
+        // 409 asking for the request again (a contract answer, never a 500). It must stay rare.
+        if (onPostgres && result.status === 409 && /won the race/.test(result.text)) {
+          raced += 1;
+          return false;
         }
         if (!ok.includes(result.status)) {
           problems.push(`${what}: ${result.status} ${result.text.slice(0, 200)}`);
@@ -202,6 +209,10 @@ describe(`${CLIENTS} concurrent clients for ${DURATION_MS / 1000} s`, () => {
       await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
       console.log(`[concurrency] responses by kind and status: ${JSON.stringify(Object.fromEntries(counts))}`);
       expect(problems.slice(0, 20)).toEqual([]);
+      const answered = [...counts.values()].reduce((sum, n) => sum + n, 0);
+      expect(raced, `${raced} of ${answered} requests lost their race past the retries`).toBeLessThanOrEqual(
+        answered / 100,
+      );
 
       // Totals: every acknowledged submit and fresh import, nothing more.
       const totalOf = async (query: string): Promise<number> => {

@@ -4,7 +4,7 @@ import { classifyDbError, isRetryable } from './db-errors';
 import { dialectOf } from './dialect';
 
 /** Attempts per transaction before a lost race is given up on (and answered 409). */
-export const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 8;
 
 export interface TransactionOptions {
   /**
@@ -18,7 +18,7 @@ export interface TransactionOptions {
 }
 
 /** A short, random pause before the next attempt, growing with each, so racers drift apart. */
-export const retryDelayMs = (attempt: number): number => Math.random() * 5 * 2 ** attempt;
+export const retryDelayMs = (attempt: number): number => Math.random() * 2 * 2 ** attempt;
 
 /**
  * Runs `work` in a transaction; the caller's one way to start one (lint keeps
