@@ -25,6 +25,7 @@ async function countLines(file: string): Promise<number> {
 
 export default defineBenchmark({
   name: NAME,
+  databases: ['sqlite', 'postgres'],
   description: 'GET /v1/scans/:id/evidence/download of a long timeline from a serve child; baseline zip -q',
   async run(context) {
     const entries = timelineSizes(context).large;
@@ -34,7 +35,7 @@ export default defineBenchmark({
     const packageFile = join(work, `${scanId}.zip`);
 
     context.log(`downloading the ${formatCount(entries)}-entry package`);
-    const server = await startServe(context.scratch, data.dataDir);
+    const server = await startServe(context.scratch, data.dataDir, data.database);
     let download;
     try {
       download = await server.measure(() =>

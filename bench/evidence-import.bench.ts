@@ -25,7 +25,7 @@ async function importOne(context: BenchContext, pkg: PackageFile): Promise<Resul
   context.log(`${label} (${formatCount(pkg.bytes)} bytes) into a fresh server`);
   // A fresh data dir and process per package: no earlier import's pages or heap in the numbers.
   const dataDir = context.scratch.tempDir('import');
-  const server = await startServe(context.scratch, dataDir);
+  const server = await startServe(context.scratch, dataDir, await context.storeFor('import'));
   let upload;
   try {
     upload = await server.measure(() =>
@@ -61,6 +61,7 @@ async function importOne(context: BenchContext, pkg: PackageFile): Promise<Resul
 
 export default defineBenchmark({
   name: NAME,
+  databases: ['sqlite', 'postgres'],
   description: 'POST /v1/evidence/imports of a long and a shorter package into fresh serve children; baseline unzip -p',
   async run(context) {
     const { large, small } = timelineSizes(context);

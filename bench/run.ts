@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resultsFile, writeResults } from './lib/results-json';
+import { createDatabase, startCluster, type Cluster } from '../test/helpers/postgres-cluster';
 import { Scratch } from './lib/scratch';
 import { renderSummary, renderTable } from './lib/table';
 import { isBenchmark, type BenchContext, type BenchDatabase, type Benchmark, type Result } from './lib/types';
@@ -40,11 +41,14 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
   return benchmarks;
 }
 
-function createContext(quick: boolean, database: BenchDatabase, scratch: Scratch): BenchContext {
+function createContext(quick: boolean, database: BenchDatabase, scratch: Scratch, cluster?: Cluster): BenchContext {
   const memos = new Map<string, Promise<unknown>>();
+  let databases = 0;
   return {
     quick,
     database,
+    storeFor: async (label) =>
+      cluster ? createDatabase(cluster.adminUrl, `bench_${label.replace(/\W/g, '_')}_${(databases += 1)}`) : undefined,
     scratch,
     memo<T>(key: string, create: () => Promise<T>): Promise<T> {
       let value = memos.get(key) as Promise<T> | undefined;
@@ -95,7 +99,9 @@ async function main(): Promise<number> {
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
 
-  const context = createContext(values.quick, database, scratch);
+  // One private PostgreSQL cluster for the whole run, as the test suite starts one.
+  const cluster = database === 'postgres' ? await startCluster() : undefined;
+  const context = createContext(values.quick, database, scratch, cluster);
   const results: Result[] = [];
   const errors: string[] = [];
   try {
@@ -111,6 +117,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await scratch.cleanup();
+    cluster?.stop();
   }
 
   process.stdout.write(`\n${renderTable(results)}\n\n${renderSummary(results, errors)}\n`);

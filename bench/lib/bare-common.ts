@@ -23,8 +23,10 @@ export interface BareStore {
  * Opens (creating if needed) a data dir the way the app does, so that its schema, owner and
  * token are the app's own, and closes it again: the owner's id.
  */
-export async function prepareWorkspace(dataDir: string): Promise<string> {
-  const workspace = await openWorkspace(dataDir);
+export async function prepareWorkspace(dataDir: string, database?: string): Promise<string> {
+  const workspace = await openWorkspace(dataDir, {
+    database: database ? { kind: 'postgres', url: database } : undefined,
+  });
   try {
     return (await findWorkspaceOwner(workspace.db))!.id;
   } finally {

@@ -1,11 +1,11 @@
 /**
  * The data the evidence benchmarks share: a data dir holding one scan per timeline size, loaded
- * straight into SQLite (seconds for a million entries, where the API would take minutes), and
+ * straight into the store (seconds for a million entries, where the API would take minutes), and
  * the evidence package of each scan, downloaded once per run.
  */
 import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
-import { openSqliteDatabase } from '../../src/main/db/sqlite-connection';
+import { openDatabase } from '../../src/main/db/open-database';
 import { inTransaction } from '../../src/main/db/transaction';
 import { databaseFile } from '../../src/main/workspace/data-dir';
 import { prepareWorkspace } from './bare-common';
@@ -42,14 +42,22 @@ function random(seed: number): () => number {
 
 export interface TimelineDataDir {
   dataDir: string;
+  /** Its PostgreSQL database, when the run measures PostgreSQL. */
+  database: string | undefined;
   /** Scan id by timeline length. */
   scans: ReadonlyMap<number, string>;
 }
 
 /** Fills `dataDir` with one scan per size, each with a timeline of that many entries. */
-export async function createTimelineDataDir(dataDir: string, sizes: readonly number[]): Promise<TimelineDataDir> {
-  const ownerId = await prepareWorkspace(dataDir);
-  const db = openSqliteDatabase(databaseFile(dataDir));
+export async function createTimelineDataDir(
+  dataDir: string,
+  sizes: readonly number[],
+  database?: string,
+): Promise<TimelineDataDir> {
+  const ownerId = await prepareWorkspace(dataDir, database);
+  const db = openDatabase(
+    database ? { kind: 'postgres', url: database } : { kind: 'sqlite', file: databaseFile(dataDir) },
+  );
   const restore = relaxForBulkLoad(db);
   const scans = new Map<number, string>();
   try {
@@ -101,7 +109,7 @@ export async function createTimelineDataDir(dataDir: string, sizes: readonly num
     await restore();
     await db.destroy();
   }
-  return { dataDir, scans };
+  return { dataDir, database, scans };
 }
 
 /** The run's timeline data dir (both sizes), built by whichever benchmark needs it first. */
@@ -113,7 +121,7 @@ export function timelineDataDir(context: BenchContext): Promise<TimelineDataDir>
       `building a data dir with ${large.toLocaleString('en-US')}- and ${small.toLocaleString('en-US')}-entry timelines`,
     );
     const started = performance.now();
-    const data = await createTimelineDataDir(dataDir, [large, small]);
+    const data = await createTimelineDataDir(dataDir, [large, small], await context.storeFor('timeline'));
     context.log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return data;
   });
@@ -140,7 +148,7 @@ export function evidencePackage(context: BenchContext, entries: number): Promise
     const scanId = data.scans.get(entries);
     if (!scanId) throw new Error(`no ${entries}-entry scan in the timeline data dir`);
     const path = join(context.scratch.tempDir('package'), `${scanId}.zip`);
-    const server = await startServe(context.scratch, data.dataDir);
+    const server = await startServe(context.scratch, data.dataDir, data.database);
     try {
       const bytes = await downloadToFile(`${server.url}/v1/scans/${scanId}/evidence/download`, server.token, path);
       return { path, bytes, scanId, entries };

@@ -48,6 +48,11 @@ export interface BenchContext {
   quick: boolean;
   /** `--database`: which store the run measures; each benchmark says which it runs on. */
   database: BenchDatabase;
+  /**
+   * The store of a new data dir in this run: undefined (its SQLite file), or with `--database
+   * postgres` the URL of a new database on the run's private cluster.
+   */
+  storeFor(label: string): Promise<string | undefined>;
   /** Temp dirs and child processes, all removed/stopped when the run ends, whatever happens. */
   scratch: Scratch;
   /**
