@@ -68,21 +68,8 @@ export async function createTimelineDataDir(
         const scanRows = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
         const entryRows = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
         // The scan row first (foreign keys), with its totals patched in once they are known.
-        await scanRows.push(
-          id,
-          START_MS,
-          'bench',
-          ACTIONS[0]!,
-          0,
-          'completed',
-          'submitted',
-          null,
-          ownerId,
-          '{}',
-          0,
-          0,
-          0,
-        );
+        scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
+        await scanRows.flush();
         let timestamp = START_MS;
         let tokens = 0;
         const breakdown = { input: 0, output: 0 };

@@ -51,7 +51,7 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
     const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, 1);
     const first = spec.entries > 0 ? entryAt(0) : { timestamp: START_MS, action: 'none', tokens: 0 };
     // The scan first (foreign keys); its token total is patched in once summed.
-    await scans.push(
+    scans.push(
       spec.id,
       first.timestamp,
       'fixture',
@@ -66,6 +66,7 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
       violations.length,
       0,
     );
+    await scans.flush();
     let tokens = 0;
     for (let seq = 0; seq < spec.entries; seq++) {
       const entry = seq === 0 ? first : entryAt(seq);
@@ -76,6 +77,7 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
     for (const [seq, v] of violations.entries()) {
       await findings.push(v.id, spec.id, seq, v.rule, v.severity, v.message, v.timeline_index);
     }
+    await findings.flush();
     await trx.updateTable('scans').set({ tokens }).where('id', '=', spec.id).execute();
   });
 }

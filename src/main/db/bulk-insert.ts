@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable } from 'kysely';
+import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
@@ -7,14 +7,17 @@ import { sqliteUnder } from './sqlite-connection';
 export type SqlValue = string | number | bigint | null;
 
 /**
- * A multi-row INSERT compiled once by Kysely and run for every full chunk of rows with flattened
- * parameters. The SQL stays Kysely's (portable); its execution is the dialect's: on SQLite a
- * statement prepared once on the raw handle (building a Kysely query per row costs more than
- * SQLite's insert), on PostgreSQL the compiled text sent through the transaction's connection.
+ * Rows pushed positionally (in the order of the sample row's keys, `columns`: no object per row
+ * on the hot path) and inserted a chunk at a time, inside the caller's transaction.
  *
- * Values are pushed positionally, in the order of the sample row's keys (`columns`): no object
- * per row on the hot path. `push` returns a promise only when it wrote a chunk and the dialect
- * is asynchronous: await it when there is one, before the next push.
+ * SQLite: a multi-row INSERT compiled once by Kysely and prepared once on the raw handle
+ * (building a Kysely query per row costs more than SQLite's insert). PostgreSQL: one
+ * `INSERT … SELECT * FROM unnest($1::type[], …)` per chunk, a parameter per column whatever the
+ * row count (a multi-row VALUES list is re-parsed every time and bounded to 65,535 parameters),
+ * and one chunk in flight while the next is filled, so building rows overlaps the server's work.
+ *
+ * `push` returns a promise only when the caller must wait (an asynchronous driver still busy
+ * with the previous chunk): await it when there is one, before the next push.
  */
 export class BulkInserter<T extends keyof Database & string> {
   readonly columns: readonly string[];
@@ -22,6 +25,9 @@ export class BulkInserter<T extends keyof Database & string> {
   private readonly single: ChunkRunner;
   private readonly params: SqlValue[];
   private filled = 0;
+  /** The chunk an asynchronous driver is still writing; its failure surfaces at the next wait. */
+  private inFlight: Promise<void> | undefined;
+  readonly chunkRows: number;
   /** Rows inserted so far. */
   rows = 0;
 
@@ -35,26 +41,28 @@ export class BulkInserter<T extends keyof Database & string> {
     trx: Executor,
     table: T,
     sample: Insertable<Database[T]>,
-    readonly chunkRows: number,
+    chunkRows: number,
   ) {
     this.columns = Object.keys(sample);
-    const compile = (rows: number): ChunkRunner => {
-      // The generic table name defeats Kysely's row typing; the sample row is typed at the call site.
-      const values = Array.from({ length: rows }, () => sample) as never;
-      const query = db.insertInto(table).values(values).compile();
-      if (query.parameters.length !== rows * this.columns.length) {
-        throw new Error(`unexpected parameter count in the compiled insert into ${table}`);
-      }
-      if (dialectOf(db) === 'sqlite') {
+    if (dialectOf(db) === 'postgres') {
+      this.chunkRows = Math.max(chunkRows, POSTGRES_CHUNK_ROWS);
+      this.chunk = this.single = postgresChunkRunner(trx, table, this.columns);
+    } else {
+      this.chunkRows = chunkRows;
+      const compile = (rows: number): ChunkRunner => {
+        // The generic table name defeats Kysely's row typing; the sample row is typed at the call site.
+        const values = Array.from({ length: rows }, () => sample) as never;
+        const query = db.insertInto(table).values(values).compile();
+        if (query.parameters.length !== rows * this.columns.length) {
+          throw new Error(`unexpected parameter count in the compiled insert into ${table}`);
+        }
         const statement = sqliteUnder(db).prepare<[SqlValue[]]>(query.sql);
         return (params) => void statement.run(params);
-      }
-      // pg reads the parameters when it sends the query, after the next pushes: give it a copy.
-      return (params) => trx.executeQuery(CompiledQuery.raw(query.sql, params.slice())).then(() => undefined);
-    };
-    this.chunk = compile(chunkRows);
-    this.single = compile(1);
-    this.params = new Array<SqlValue>(chunkRows * this.columns.length).fill(null);
+      };
+      this.chunk = compile(chunkRows);
+      this.single = compile(1);
+    }
+    this.params = new Array<SqlValue>(this.chunkRows * this.columns.length).fill(null);
   }
 
   /** Appends one row's values in `columns` order; a full chunk is inserted at once. */
@@ -66,21 +74,77 @@ export class BulkInserter<T extends keyof Database & string> {
     if (at !== params.length) return undefined;
     this.rows += this.chunkRows;
     this.filled = 0;
-    return this.chunk(params) ?? undefined;
+    return this.start(this.chunk(params));
   }
 
-  /** Inserts the rows of a partial chunk one by one: at most chunkRows − 1 of them. */
+  /** Writes the rows of a partial chunk, and waits until every chunk is written. */
   async flush(): Promise<void> {
-    const width = this.columns.length;
-    for (let offset = 0; offset < this.filled; offset += width) {
-      await this.single(this.params.slice(offset, offset + width));
-      this.rows += 1;
+    if (this.chunk === this.single) {
+      if (this.filled > 0) await this.start(this.single(this.params.slice(0, this.filled)));
+      this.rows += this.filled / this.columns.length;
+    } else {
+      const width = this.columns.length;
+      for (let offset = 0; offset < this.filled; offset += width) {
+        await this.single(this.params.slice(offset, offset + width));
+        this.rows += 1;
+      }
     }
     this.filled = 0;
+    const last = this.inFlight;
+    this.inFlight = undefined;
+    await last;
+  }
+
+  /** Keeps `written` in flight and hands back the wait for the one before it, if any. */
+  private start(written: Promise<void> | void): Promise<void> | undefined {
+    if (!written) return undefined;
+    const previous = this.inFlight;
+    // Marked handled here; the rejection is still delivered to whoever awaits it next.
+    written.catch(() => undefined);
+    this.inFlight = written;
+    return previous;
   }
 }
 
 type ChunkRunner = (params: SqlValue[]) => Promise<void> | void;
+
+/** Rows per unnest INSERT: large enough that round trips stop mattering, small enough to stream. */
+const POSTGRES_CHUNK_ROWS = 5000;
+
+/**
+ * Turns row-major params into one array per column and inserts them with unnest, each array cast
+ * to its column's type as the catalog states it (looked up once, on the first chunk).
+ */
+function postgresChunkRunner(trx: Executor, table: string, columns: readonly string[]): ChunkRunner {
+  let insertSql: Promise<string> | undefined;
+  const width = columns.length;
+  return async (params) => {
+    insertSql ??= unnestInsert(trx, table, columns);
+    const rows = params.length / width;
+    const arrays = columns.map((_, column) => {
+      const values = new Array<SqlValue>(rows);
+      for (let row = 0, at = column; row < rows; row++, at += width) values[row] = params[at]!;
+      return values;
+    });
+    await trx.executeQuery(CompiledQuery.raw(await insertSql, arrays));
+  };
+}
+
+async function unnestInsert(trx: Executor, table: string, columns: readonly string[]): Promise<string> {
+  const { rows } = await sql<{ name: string; type: string }>`
+    SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+    WHERE attrelid = ${table}::regclass AND attnum > 0 AND NOT attisdropped`.execute(trx);
+  const types = new Map(rows.map((row) => [row.name, row.type]));
+  const casts = columns.map((column, index) => {
+    const type = types.get(column);
+    if (!type || !/^[a-z][a-z0-9 ]*(\(\d+(,\d+)?\))?$/.test(type)) {
+      throw new Error(`no insertable type for ${table}.${column} (${type ?? 'missing'})`);
+    }
+    return `$${index + 1}::${type}[]`;
+  });
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  return `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) SELECT * FROM unnest(${casts.join(', ')})`;
+}
 
 /**
  * During a bulk load, durability is worth little (a crash means rerunning the demo) and, on
