@@ -92,14 +92,18 @@ export async function listVisibleScans(
     : base;
   // The id in the same direction makes the order total, so pages neither repeat nor skip a scan,
   // and lets each order walk one (column, id) index from either end.
-  const rows = await rowsQuery
-    .selectAll()
-    .orderBy(`scans.${order.column}`, order.direction)
-    .orderBy('scans.id', order.direction)
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  return { rows, total: await countVisibleScans(db, userId, filters) };
+  // Side by side: on a pool (PostgreSQL) they run on two connections, saving a round trip.
+  const [rows, total] = await Promise.all([
+    rowsQuery
+      .selectAll()
+      .orderBy(`scans.${order.column}`, order.direction)
+      .orderBy('scans.id', order.direction)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    countVisibleScans(db, userId, filters),
+  ]);
+  return { rows, total };
 }
 
 /** COUNT(*) of the visible scans matching the filters, over the covering list indexes. */
