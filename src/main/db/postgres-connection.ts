@@ -24,6 +24,15 @@ export interface PostgresOptions {
   onIdleError?: (error: Error) => void;
 }
 
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** The pool under a store opened by openPostgres: for what Kysely does not do (LISTEN). */
+export function poolOf(db: Kysely<Database>): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a store opened by openPostgres');
+  return pool;
+}
+
 /** A pool on `url` under Kysely; destroying the Kysely instance ends the pool. */
 export function openPostgres(url: string, options: PostgresOptions = {}): Kysely<Database> {
   const pool = new pg.Pool({
@@ -35,5 +44,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Kysely
   // An idle client whose server went away emits 'error' on the pool; unhandled, it would end
   // the process. The next query reconnects or fails on its own, with its own error.
   pool.on('error', (error) => options.onIdleError?.(error));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }

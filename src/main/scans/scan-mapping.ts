@@ -3,6 +3,7 @@ import { SEVERITY_BY_RANK } from '../../shared/policy/severity';
 import { formatTimestamp } from '../../shared/time';
 import type { ScanRow } from '../db/tables/scan.table';
 import type { ViolationRow } from '../db/tables/violation.table';
+import type { ScanNotice } from '../live/scan-feed';
 
 export function toViolation(row: ViolationRow): Violation {
   return {
@@ -42,3 +43,6 @@ export function toScanSummary(row: ScanRow): ScanSummary {
     worst_severity: SEVERITY_BY_RANK[row.worst_severity] ?? null,
   };
 }
+
+/** What the live feed tells of a stored scan: its list row, and whose it is. */
+export const toScanNotice = (row: ScanRow): ScanNotice => ({ ...toScanSummary(row), submitted_by: row.submitted_by });

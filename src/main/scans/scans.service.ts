@@ -15,8 +15,9 @@ import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { DomainError, notFound } from '../http/domain-error';
-import { toScan, toScanSummary } from './scan-mapping';
+import { toScan, toScanNotice, toScanSummary } from './scan-mapping';
 import { insertTimelineEntries } from '../evidence/evidence.repository';
+import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 
 const time = (text: string | undefined): number | undefined =>
@@ -108,7 +109,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
   const createdAt = Date.now();
   const timeline = timelineOf(body, createdAt);
   const scanId = newId('scan');
-  return batchedWrite(db, async (trx) => {
+  const { scan, row } = await batchedWrite(db, async (trx) => {
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
       throw new DomainError('not_found', 'organization not found', [
@@ -141,6 +142,8 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       timeline.map((entry, seq) => ({ scan_id: scanId, seq, ...entry })),
     );
     await repo.insertViolations(trx, violations);
-    return toScan(row, violations);
+    return { scan: toScan(row, violations), row };
   });
+  ScanFeed.of(db).publish([toScanNotice(row)]);
+  return scan;
 }

@@ -19,6 +19,7 @@ import { organizationRoutes } from '../organizations/organizations.routes';
 import { policyRoutes } from '../policies/policies.routes';
 import { scanRoutes } from '../scans/scans.routes';
 import { settingsRoutes } from '../settings/settings.routes';
+import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
 import { teamRoutes } from '../teams/teams.routes';
 import { userRoutes } from '../users/users.routes';
@@ -200,6 +201,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(packageRoutes, deps);
   await app.register(importRoutes, { ...deps, limits: options.importLimits });
   await app.register(statsRoutes, deps);
+  await app.register(eventRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
 

@@ -1,6 +1,8 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
+import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
+import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream } from './formats/upstream.adapter';
 import { PackageArchive, type ImportLimits, type InflateBudget } from './package-archive';
@@ -28,9 +30,19 @@ export async function importEvidencePackage(
     for (const scan of scans) checked.push(await checkPackageScan(scan, checking, violationIds));
     // Read committed: the import's only rules across servers are keys, and a key taken by a
     // concurrent import makes inTransaction run it again, which then finds that import's scan.
-    return await inTransaction(db, (trx) => storePackageScans(db, trx, userId, checked, { inflated: 0 }), {
-      isolation: 'read committed',
-    });
+    const { result, stored } = await inTransaction(
+      db,
+      async (trx) => {
+        const stored: ScanNotice[] = [];
+        const result = await storePackageScans(db, trx, userId, checked, { inflated: 0 }, (row) =>
+          stored.push(toScanNotice(row)),
+        );
+        return { result, stored };
+      },
+      { isolation: 'read committed' },
+    );
+    ScanFeed.of(db).publish(stored);
+    return result;
   } finally {
     archive.close();
   }

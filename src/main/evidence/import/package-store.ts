@@ -141,13 +141,17 @@ async function refuseTakenViolationIds(
   }
 }
 
-/** Stores checked scans as `userId`'s, inside the caller's transaction `trx` on `db`. */
+/**
+ * Stores checked scans as `userId`'s, inside the caller's transaction `trx` on `db`; `onStored`
+ * hears of each scan written (not of those found unchanged).
+ */
 export async function storePackageScans(
   db: Db,
   trx: Executor,
   userId: string,
   scans: readonly CheckedScan[],
   budget: InflateBudget,
+  onStored: (row: ScanRow) => void = () => undefined,
 ): Promise<ImportResult> {
   const imported: string[] = [];
   const unchanged: string[] = [];
@@ -186,6 +190,7 @@ export async function storePackageScans(
       violations.map((violation, i) => ({ ...violation, scan_id: id, seq: i })),
     );
     imported.push(id);
+    onStored({ ...row, organization_id: row.organization_id ?? null });
   }
   // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.
   return { imported, unchanged, ids: Object.fromEntries(ids) };

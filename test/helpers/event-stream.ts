@@ -1,0 +1,75 @@
+import { request, type IncomingMessage } from 'node:http';
+
+export interface StreamEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface EventStreamClient {
+  events: StreamEvent[];
+  /** Resolves once an event satisfies `match`, failing after `timeoutMs`. */
+  waitFor(match: (event: StreamEvent) => boolean, timeoutMs?: number): Promise<StreamEvent>;
+  close(): void;
+  response: IncomingMessage;
+}
+
+/** Opens GET /v1/events on a listening server as a browser's EventSource would, parsing what comes. */
+export function openEventStream(port: number, token: string): Promise<EventStreamClient> {
+  return new Promise((resolve, reject) => {
+    const events: StreamEvent[] = [];
+    const waiters = new Set<() => void>();
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/events',
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`GET /v1/events answered ${response.statusCode}`));
+          return;
+        }
+        response.setEncoding('utf8');
+        let buffered = '';
+        response.on('data', (chunk: string) => {
+          buffered += chunk;
+          let end: number;
+          while ((end = buffered.indexOf('\n\n')) !== -1) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const fields = block.split('\n').filter((line) => !line.startsWith(':'));
+            const event = fields.find((line) => line.startsWith('event: '))?.slice(7);
+            const data = fields.find((line) => line.startsWith('data: '))?.slice(6);
+            if (event && data) events.push({ event, data: JSON.parse(data) as unknown });
+          }
+          for (const wake of waiters) wake();
+        });
+        resolve({
+          events,
+          waitFor(match, timeoutMs = 5000) {
+            return new Promise((found, fail) => {
+              const check = () => {
+                const hit = events.find(match);
+                if (!hit) return;
+                clearTimeout(timer);
+                waiters.delete(check);
+                found(hit);
+              };
+              const timer = setTimeout(() => {
+                waiters.delete(check);
+                fail(new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`));
+              }, timeoutMs);
+              waiters.add(check);
+              check();
+            });
+          },
+          close: () => req.destroy(),
+          response,
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
