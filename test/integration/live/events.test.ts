@@ -54,9 +54,9 @@ describe('GET /v1/events', () => {
   });
 
   it('tells each viewer of the scans it may see, and of no others', async () => {
-    const [asAdmin, asMember, asOutsider] = await Promise.all(
+    const [asAdmin, asMember, asOutsider] = (await Promise.all(
       [admin, member, outsider].map((user) => openEventStream(port, user.token)),
-    );
+    )) as [EventStreamClient, EventStreamClient, EventStreamClient];
     try {
       const memberOrg = await submitScan(
         ctx,

@@ -5,6 +5,8 @@ import type { User } from '../../../shared/api/users';
 import { ErrorMessage } from '../components/QueryState';
 import { SignIn } from '../components/SignIn';
 import { ImportProvider, useImport } from '../features/import/import-context';
+import { LiveProvider } from '../features/live/live-context';
+import { LiveStatus } from '../features/live/LiveStatus';
 import { api, ServerError } from '../lib/api-client';
 import { useGlobalShortcuts } from './shortcuts';
 import { useTheme } from './theme';
@@ -41,6 +43,7 @@ function Shell() {
           ))}
         </nav>
         <div className="topbar-actions">
+          <LiveStatus />
           <button type="button" className="primary" onClick={pick} title="Import evidence (Ctrl+O)">
             Import evidence…
           </button>
@@ -64,7 +67,9 @@ export function Layout() {
   if (me.isPending) return <p className="state">Loading…</p>;
   return (
     <ImportProvider>
-      <Shell />
+      <LiveProvider>
+        <Shell />
+      </LiveProvider>
     </ImportProvider>
   );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sameRangeMovedOn } from '../../../../src/renderer/src/features/overview/live-range';
 import type { TokenStatsBucket } from '../../../../src/shared/api/stats';
 import {
   bucketStarts,
@@ -207,5 +208,24 @@ describe('chart summaries', () => {
       ),
     ).toBe('6 violations today by severity; most: high 5, low 1.');
     expect(activitySummary(0, 0, undefined, 'today')).toBe('No scans today.');
+  });
+});
+
+describe('sameRangeMovedOn', () => {
+  const week = {
+    since: '2026-11-13T12:00:00.000Z',
+    until: '2026-11-20T12:00:00.000Z',
+    bucket: 'hour',
+    group_by: 'tool',
+  };
+  const later = { ...week, since: '2026-11-13T12:00:10.000Z', until: '2026-11-20T12:00:10.000Z' };
+
+  it('is the same range moved forward: same length, bucket and grouping, a later end', () => {
+    expect(sameRangeMovedOn(week, later)).toBe(true);
+    expect(sameRangeMovedOn(later, week)).toBe(false);
+    expect(sameRangeMovedOn(undefined, week)).toBe(false);
+    expect(sameRangeMovedOn(week, { ...later, bucket: 'day' })).toBe(false);
+    expect(sameRangeMovedOn(week, { ...later, group_by: 'action' })).toBe(false);
+    expect(sameRangeMovedOn(week, { ...later, since: '2026-11-01T00:00:00.000Z' })).toBe(false);
   });
 });

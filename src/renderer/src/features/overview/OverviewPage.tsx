@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
+import { useLive } from '../live/live-context';
 import { ActionChart } from './ActionChart';
 import { selectedRange, toSearch, type SelectedRange } from './overview-search';
 import { RangePicker } from './RangePicker';
@@ -7,12 +8,18 @@ import { TokenCharts } from './TokenCharts';
 import { describeRange, toTimeRange } from './time-range';
 import { ViolationCharts } from './ViolationCharts';
 
+/** A live range end moves in steps, so that a stream of scans does not make a query per scan. */
+const LIVE_STEP_MS = 10_000;
+
 export function OverviewPage() {
   const search = useSearch({ from: '/' });
   const navigate = useNavigate({ from: '/' });
   const selected = useMemo(() => selectedRange(search), [search]);
-  // Presets end "now": read once per visit, so re-renders and range switches keep stable query keys.
-  const [now] = useState(() => Date.now());
+  // Presets end "now": read once per visit, so re-renders and range switches keep stable query keys,
+  // and moved on when a scan is heard of live, so that the numbers take it in.
+  const [visited] = useState(() => Date.now());
+  const lastHeard = useLive().heard.at(-1)?.at;
+  const now = Math.max(visited, lastHeard === undefined ? 0 : Math.ceil(lastHeard / LIVE_STEP_MS) * LIVE_STEP_MS);
   const range = useMemo(() => toTimeRange(selected, now), [selected, now]);
   const when = describeRange(selected);
   const select = (next: SelectedRange) => void navigate({ search: toSearch(next) });

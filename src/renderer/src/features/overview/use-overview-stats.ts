@@ -1,15 +1,26 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type Query } from '@tanstack/react-query';
 import type { StatGroup, TokenStats, ViolationStats } from '../../../../shared/api/stats';
 import { apiGet } from '../../lib/api-client';
+import { sameRangeMovedOn, type StatsQuery } from './live-range';
 import type { TimeRange } from './time-range';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * While the same range moves on (live updates push its end), the charts keep the numbers they
+ * show until the new ones arrive; another range starts from a loading state as before.
+ */
+function whileMovingOn<T>(query: StatsQuery) {
+  return (previous: T | undefined, previousQuery: Query<T, Error, T, readonly unknown[]> | undefined) =>
+    previousQuery && sameRangeMovedOn(previousQuery.queryKey[2] as StatsQuery, query) ? previous : undefined;
+}
 
 export function useTokenStats(range: TimeRange, groupBy: StatGroup) {
   const query = { since: iso(range.since), until: iso(range.until), bucket: range.bucket, group_by: groupBy };
   return useQuery({
     queryKey: ['stats', 'tokens', query],
     queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', query),
+    placeholderData: whileMovingOn<TokenStats>(query),
   });
 }
 
@@ -18,5 +29,6 @@ export function useViolationStats(range: TimeRange) {
   return useQuery({
     queryKey: ['stats', 'violations', query],
     queryFn: () => apiGet<ViolationStats>('/v1/stats/violations', query),
+    placeholderData: whileMovingOn<ViolationStats>(query),
   });
 }

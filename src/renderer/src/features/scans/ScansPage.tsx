@@ -1,13 +1,16 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
 import { QueryState } from '../../components/QueryState';
+import { NewScansPill } from '../live/NewScansPill';
 import { Pager } from './Pager';
 import { ScanFilters } from './ScanFilters';
 import {
   DEFAULT_LIMIT,
   pageInfo,
   parseScansSearch,
+  toScanListQuery,
   toggleSort,
   type ScansSearch,
   type SortColumn,
@@ -35,11 +38,18 @@ export function ScansPage() {
   const rows = scans.data?.scans ?? NO_SCANS;
   const info = pageInfo(offset, limit, rows.length, scans.data?.total ?? 0);
   const sortBy = useCallback((column: SortColumn) => go(toggleSort(search, column)), [go, search]);
+  const queryClient = useQueryClient();
+  const shown = useMemo(() => new Set(rows.map((scan) => scan.id)), [rows]);
+  const showNew = useCallback(() => {
+    go({ ...search, offset: undefined });
+    void queryClient.invalidateQueries({ queryKey: ['scans', 'list'] });
+  }, [go, search, queryClient]);
 
   return (
     <section className="scans-page">
       <h1>Scans</h1>
       <ScanFilters search={search} onChange={go} />
+      <NewScansPill fetchedAt={scans.dataUpdatedAt} filters={toScanListQuery(search)} shown={shown} onShow={showNew} />
       <QueryState
         isPending={scans.isPending}
         error={scans.error}

@@ -1,0 +1,80 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { ScanSummary } from '../../../../shared/api/scans';
+
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'unsupported';
+
+export interface HeardScan {
+  scan: ScanSummary;
+  /** Date.now() when it was heard. */
+  at: number;
+}
+
+interface LiveState {
+  status: LiveStatus;
+  heard: readonly HeardScan[];
+}
+
+/** Scans kept for the "new scans" count; older ones have long been refreshed into the list. */
+const HEARD_LIMIT = 5000;
+/** Overview numbers refresh at most this often under a stream of submissions. */
+const REFRESH_MS = 2000;
+
+const LiveContext = createContext<LiveState>({ status: 'connecting', heard: [] });
+
+/**
+ * One EventSource on GET /v1/events for the signed-in viewer: scans stored from now on (by the
+ * CLI, an import, another viewer) are kept for the scans page's "new scans" count, and the
+ * overview's numbers are refreshed. After a reconnect (a server restart, say) events sent
+ * meanwhile are lost, so everything shown is refreshed instead.
+ */
+export function LiveProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<LiveState>(() => ({
+    status: typeof EventSource === 'undefined' ? 'unsupported' : 'connecting',
+    heard: [],
+  }));
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const pending: { timer?: ReturnType<typeof setTimeout> | undefined; last: number } = { last: 0 };
+    const throttledStatsRefresh = () => {
+      if (pending.timer) return;
+      const wait = Math.max(0, pending.last + REFRESH_MS - Date.now());
+      pending.timer = setTimeout(() => {
+        pending.timer = undefined;
+        pending.last = Date.now();
+        void queryClient.invalidateQueries({ queryKey: ['stats'] });
+      }, wait);
+    };
+    const source = new EventSource('/v1/events');
+    let dropped = false;
+    source.onopen = () => {
+      if (dropped) void queryClient.invalidateQueries();
+      dropped = false;
+      setState((current) => ({ ...current, status: 'live' }));
+    };
+    source.onerror = () => {
+      dropped = true;
+      setState((current) => ({ ...current, status: 'reconnecting' }));
+    };
+    source.addEventListener('scans', (event) => {
+      const { scans } = JSON.parse((event as MessageEvent<string>).data) as { scans: ScanSummary[] };
+      const at = Date.now();
+      setState((current) => ({
+        ...current,
+        heard: [...current.heard, ...scans.map((scan) => ({ scan, at }))].slice(-HEARD_LIMIT),
+      }));
+      throttledStatsRefresh();
+    });
+    return () => {
+      source.close();
+      clearTimeout(pending.timer);
+    };
+  }, [queryClient]);
+
+  const value = useMemo(() => state, [state]);
+  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
+}
+
+export const useLive = (): LiveState => useContext(LiveContext);

@@ -1,0 +1,46 @@
+import type { ScanSummary } from '../../../../shared/api/scans';
+import { parseDateOrDateTime } from '../../../../shared/time';
+
+/** The list filters as GET /v1/scans takes them (see toScanListQuery). */
+export interface ListFilters {
+  since?: string | undefined;
+  until?: string | undefined;
+  tool?: string | undefined;
+  status?: string | undefined;
+  organization_id?: string | undefined;
+  has_violations?: boolean | undefined;
+}
+
+/**
+ * Whether the server's list with these filters would include `scan`, by the rules of GET
+ * /v1/scans: since inclusive, until exclusive, the tool by exact name.
+ */
+export function matchesListFilters(scan: ScanSummary, filters: ListFilters): boolean {
+  const at = Date.parse(scan.created_at);
+  const since = filters.since === undefined ? null : parseDateOrDateTime(filters.since);
+  const until = filters.until === undefined ? null : parseDateOrDateTime(filters.until);
+  if (since !== null && at < since) return false;
+  if (until !== null && at >= until) return false;
+  if (filters.tool !== undefined && scan.tool !== filters.tool) return false;
+  if (filters.status !== undefined && scan.status !== filters.status) return false;
+  if (filters.organization_id !== undefined && scan.organization_id !== filters.organization_id) return false;
+  if (filters.has_violations !== undefined && scan.violation_count > 0 !== filters.has_violations) return false;
+  return true;
+}
+
+/**
+ * How many of the scans heard of live since `sinceMs` (when the list on screen was fetched) the
+ * list would now show and does not yet: each id once, however often it was heard.
+ */
+export function countNewMatching(
+  heard: readonly { scan: ScanSummary; at: number }[],
+  sinceMs: number,
+  filters: ListFilters,
+  shown: ReadonlySet<string>,
+): number {
+  const ids = new Set<string>();
+  for (const { scan, at } of heard) {
+    if (at > sinceMs && !shown.has(scan.id) && matchesListFilters(scan, filters)) ids.add(scan.id);
+  }
+  return ids.size;
+}
