@@ -25,6 +25,7 @@ export class ScanFeed {
   private readonly subscribers = new Set<Subscriber>();
   private listener: Promise<Listener | undefined> | undefined;
   private relisten: NodeJS.Timeout | undefined;
+  private outbox: ScanNotice[] = [];
 
   private constructor(
     private readonly db: Db,
@@ -44,8 +45,17 @@ export class ScanFeed {
       if (this.subscribers.size > 0) setImmediate(() => this.deliver([...notices]));
       return;
     }
-    for (const payload of jsonArrayChunks(notices, NOTIFY_MAX_BYTES))
+    // Submits committed in one group commit settle in one turn: one NOTIFY for all of them.
+    if (this.outbox.length === 0) setImmediate(() => this.sendOutbox());
+    this.outbox.push(...notices);
+  }
+
+  private sendOutbox(): void {
+    const notices = this.outbox;
+    this.outbox = [];
+    for (const payload of jsonArrayChunks(notices, NOTIFY_MAX_BYTES)) {
       notify(this.db, CHANNEL, payload).catch(() => undefined);
+    }
   }
 
   /** Hears every notice from now on until the returned function is called. */
