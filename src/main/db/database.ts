@@ -5,6 +5,7 @@ import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/r
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
+import type { TimelineCellTable, TimelineGridTable } from './tables/timeline-cell.table';
 import type { TimelineEntryTable } from './tables/timeline-entry.table';
 import type { TokenTable } from './tables/token.table';
 import type { UserTable } from './tables/user.table';
@@ -24,6 +25,8 @@ export interface Database {
   scan_days: ScanDayTable;
   violation_days: ViolationDayTable;
   timeline_entries: TimelineEntryTable;
+  timeline_grids: TimelineGridTable;
+  timeline_cells: TimelineCellTable;
   violations: ViolationTable;
 }
 

@@ -20,6 +20,8 @@ const TABLES: readonly { table: keyof Database & string; key: readonly string[] 
   { table: 'policies', key: ['organization_id'] },
   { table: 'scans', key: ['id'] },
   { table: 'timeline_entries', key: ['scan_id', 'seq'] },
+  { table: 'timeline_grids', key: ['scan_id'] },
+  { table: 'timeline_cells', key: ['scan_id', 'level', 'cell'] },
   { table: 'violations', key: ['id'] },
 ];
 

@@ -3,6 +3,8 @@ import type { Db, Executor } from '../db/database';
 import { tupleReader } from '../db/tuple-reader';
 import { bucketIndex } from '../db/sql-math';
 import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
+import { GridRecorder } from './timeline-cells.repository';
+import { EMPTY, type Aggregate } from './timeline-grid';
 
 // Every query of `timeline_entries`: what submit, import, demo and export write, and what the
 // evidence endpoints read. A timeline is addressed by (scan_id, seq), seq following timestamp
@@ -45,10 +47,14 @@ const WRITER_ROWS = 100;
  */
 export class TimelineWriter {
   private readonly rows: BulkInserter<'timeline_entries'>;
+  private readonly grid = new GridRecorder();
   private scanId = '';
   private seq = 0;
 
-  constructor(db: Db, trx: Executor) {
+  constructor(
+    private readonly db: Db,
+    private readonly trx: Executor,
+  ) {
     this.rows = timelineInserter(db, trx, WRITER_ROWS);
   }
 
@@ -61,13 +67,15 @@ export class TimelineWriter {
   async write(entries: readonly { timestamp: number; action: string; tokens: number }[]): Promise<void> {
     for (const entry of entries) {
       const written = this.rows.push(this.scanId, this.seq++, entry.timestamp, entry.action, entry.tokens);
+      this.grid.push(entry.timestamp, entry.tokens);
       if (written) await written;
     }
   }
 
-  /** Writes the scan's last, partial chunk. */
-  end(): Promise<void> {
-    return this.rows.flush();
+  /** Writes the scan's last, partial chunk, and the summary of a long timeline. */
+  async end(): Promise<void> {
+    await this.rows.flush();
+    await this.grid.store(this.db, this.trx, this.scanId);
   }
 }
 
@@ -141,50 +149,34 @@ export async function timelineBounds(db: Executor, scanId: string): Promise<{ fi
   return { first: Number(bounds.first), last: Number(bounds.last) };
 }
 
-export interface BucketRow {
-  bucket: number;
-  count: number;
-  tokens: number;
-  min_tokens: number;
-  max_tokens: number;
-}
-
-/** The non-empty buckets of `width` ms from `first`, in order, computed in SQL. */
-export async function timelineBucketRows(
-  db: Executor,
-  scanId: string,
-  first: number,
-  width: number,
-): Promise<BucketRow[]> {
-  const rows = await db
+/** Count, token sum, min and max of the entries with timestamps in [from, to), over the timestamp index. */
+export async function timelineAggregate(db: Executor, scanId: string, from: number, to: number): Promise<Aggregate> {
+  const row = await db
     .selectFrom('timeline_entries')
     .select((eb) => [
-      bucketIndex(eb.ref('timestamp'), first, width).as('bucket'),
       eb.fn.countAll<number>().as('count'),
-      eb.fn.sum<number>('tokens').as('tokens'),
-      eb.fn.min<number>('tokens').as('min_tokens'),
-      eb.fn.max<number>('tokens').as('max_tokens'),
+      eb.fn.sum<number | null>('tokens').as('tokens'),
+      eb.fn.min<number | null>('tokens').as('min'),
+      eb.fn.max<number | null>('tokens').as('max'),
     ])
     .where('scan_id', '=', scanId)
-    .groupBy('bucket')
-    .orderBy('bucket')
-    .execute();
-  return rows.map((row) => ({
-    bucket: Number(row.bucket),
-    count: Number(row.count),
-    tokens: Number(row.tokens),
-    min_tokens: Number(row.min_tokens),
-    max_tokens: Number(row.max_tokens),
-  }));
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<', to)
+    .executeTakeFirstOrThrow();
+  const count = Number(row.count);
+  return count === 0 ? EMPTY : { count, tokens: Number(row.tokens), min: Number(row.min), max: Number(row.max) };
 }
 
-/** Violations tied to a timeline entry, counted per bucket of the same grid: bucket → count. */
+/**
+ * Violations tied to a timeline entry in [since, until), counted per bucket of `width` ms from
+ * `origin`: bucket index → count.
+ */
 export async function violationBucketCounts(
   db: Executor,
   scanId: string,
-  first: number,
-  width: number,
+  window: { origin: number; width: number; since: number; until: number },
 ): Promise<Map<number, number>> {
+  const { origin: first, width } = window;
   const rows = await db
     .selectFrom('violations')
     .innerJoin('timeline_entries', (join) =>
@@ -197,6 +189,8 @@ export async function violationBucketCounts(
       eb.fn.countAll<number>().as('count'),
     ])
     .where('violations.scan_id', '=', scanId)
+    .where('timeline_entries.timestamp', '>=', window.since)
+    .where('timeline_entries.timestamp', '<', window.until)
     .groupBy('bucket')
     .execute();
   return new Map(rows.map((row) => [Number(row.bucket), Number(row.count)]));

@@ -10,7 +10,9 @@ import {
 } from '../../shared/api/evidence';
 import { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { RouteDeps } from '../http/route-types';
-import { parseEvidenceTypes, readEvidence, timelineBuckets, timelinePage } from './evidence.service';
+import { parseDateOrDateTime } from '../../shared/time';
+import { parseEvidenceTypes, readEvidence, timelinePage } from './evidence.service';
+import { timelineBuckets } from './timeline-buckets.service';
 
 const tags = ['evidence'];
 /** One object each: the framework compiles a serializer once per schema object. */
@@ -50,14 +52,20 @@ export const evidenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     {
       schema: {
         tags,
-        summary: "At most n equal-time buckets over a scan's timeline, for charts",
+        summary: "At most n equal-time buckets over a scan's timeline, or over since/until of it, for charts",
+        description:
+          "Buckets are aligned to the timeline's summary grid, so their width is a power-of-two multiple of its finest " +
+          'cell and there may be fewer than n; the first and last are clipped to the window. Empty buckets are left out.',
         params: EvidenceParams,
         querystring: TimelineBucketsQuery,
         response: { 200: TimelineBuckets },
       },
     },
     async (request) => ({
-      buckets: await timelineBuckets(db, request.user.id, request.params.scan_id, request.query.n),
+      buckets: await timelineBuckets(db, request.user.id, request.params.scan_id, request.query.n, {
+        since: request.query.since === undefined ? undefined : (parseDateOrDateTime(request.query.since) ?? undefined),
+        until: request.query.until === undefined ? undefined : (parseDateOrDateTime(request.query.until) ?? undefined),
+      }),
     }),
   );
 

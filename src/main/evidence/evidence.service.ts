@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { EvidenceType, TimelineBucket, TimelinePage, TimelinePageQuery } from '../../shared/api/evidence';
+import type { EvidenceType, TimelinePage, TimelinePageQuery } from '../../shared/api/evidence';
 import { EVIDENCE_TYPES } from '../../shared/api/evidence';
 import { formatTimestamp, parseDateOrDateTime } from '../../shared/time';
 import type { Db } from '../db/database';
@@ -8,12 +8,9 @@ import { notFound } from '../http/domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';
 import {
   timelineActionPage,
-  timelineBounds,
-  timelineBucketRows,
   timelineRowsFrom,
   timelineSeqRange,
   timelineTotals,
-  violationBucketCounts,
   type TimelineRow,
 } from './evidence.repository';
 
@@ -46,29 +43,6 @@ export async function readEvidence(
     },
     serialize,
   );
-}
-
-/**
- * At most `n` equal-time buckets over a scan's timeline, computed in SQL, so that a timeline of a
- * million entries can be charted without being sent. Empty buckets are left out.
- */
-export async function timelineBuckets(db: Db, userId: string, scanId: string, n: number): Promise<TimelineBucket[]> {
-  if (!(await findVisibleScan(db, scanId, userId))) throw notFound('scan');
-  const bounds = await timelineBounds(db, scanId);
-  if (!bounds) return [];
-  const { first } = bounds;
-  const width = Math.max(1, Math.ceil((bounds.last - first + 1) / n));
-  const rows = await timelineBucketRows(db, scanId, first, width);
-  const violations = await violationBucketCounts(db, scanId, first, width);
-  return rows.map(({ bucket, ...row }) => {
-    const start = first + bucket * width;
-    return {
-      start: formatTimestamp(start),
-      end: formatTimestamp(start + width),
-      ...row,
-      violations: violations.get(bucket) ?? 0,
-    };
-  });
 }
 
 /**

@@ -17,6 +17,8 @@ import { findPolicy } from '../policies/policies.repository';
 import { DomainError, notFound } from '../http/domain-error';
 import { toScan, toScanNotice, toScanSummary } from './scan-mapping';
 import { insertTimelineEntries } from '../evidence/evidence.repository';
+import { GridRecorder } from '../evidence/timeline-cells.repository';
+import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 
@@ -141,6 +143,11 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       trx,
       timeline.map((entry, seq) => ({ scan_id: scanId, seq, ...entry })),
     );
+    if (timeline.length > GRID_MIN_ENTRIES) {
+      const grid = new GridRecorder();
+      for (const entry of timeline) grid.push(entry.timestamp, entry.tokens);
+      await grid.store(db, trx, scanId);
+    }
     await repo.insertViolations(trx, violations);
     return { scan: toScan(row, violations), row };
   });

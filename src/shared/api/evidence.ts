@@ -34,7 +34,11 @@ export const Evidence = Type.Object({
 export type Evidence = Static<typeof Evidence>;
 
 export const TimelineBucketsQuery = Type.Object(
-  { n: Type.Integer({ minimum: 1, maximum: 2000, default: 500 }) },
+  {
+    n: Type.Integer({ minimum: 1, maximum: 2000, default: 500 }),
+    since: Type.Optional(DateOrDateTime),
+    until: Type.Optional(DateOrDateTime),
+  },
   { additionalProperties: false },
 );
 

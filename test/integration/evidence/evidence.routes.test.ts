@@ -194,36 +194,36 @@ describe('evidence routes', () => {
       expect(await buckets('?n=1')).toEqual([bucket(0, 10_000, 5, 266, 1, 200, 3)]);
     });
 
-    it('n=2: two equal halves', async () => {
-      expect(await buckets('?n=2')).toEqual([bucket(0, 5000, 4, 265, 5, 200, 2), bucket(5000, 10_000, 1, 1, 1, 1, 1)]);
+    it('n=2: buckets of a power-of-two width from the first entry, the last clipped to the timeline', async () => {
+      expect(await buckets('?n=2')).toEqual([bucket(0, 8192, 4, 265, 5, 200, 2), bucket(8192, 10_000, 1, 1, 1, 1, 1)]);
     });
 
-    it('n=3: widths rounded up', async () => {
-      expect(await buckets('?n=3')).toEqual([
-        bucket(0, 3334, 3, 65, 5, 50, 1),
-        bucket(3334, 6668, 1, 200, 200, 200, 1),
-        bucket(6668, 10_002, 1, 1, 1, 1, 1),
-      ]);
-    });
-
-    it('n=4: empty buckets are left out', async () => {
-      expect(await buckets('?n=4')).toEqual([
-        bucket(0, 2500, 3, 65, 5, 50, 1),
-        bucket(2500, 5000, 1, 200, 200, 200, 1),
-        bucket(7500, 10_000, 1, 1, 1, 1, 1),
-      ]);
+    it('n=3 and n=4: the width that needs at most n; empty buckets are left out', async () => {
+      const expected = [bucket(0, 4096, 4, 265, 5, 200, 2), bucket(8192, 10_000, 1, 1, 1, 1, 1)];
+      expect(await buckets('?n=3')).toEqual(expected);
+      expect(await buckets('?n=4')).toEqual(expected);
     });
 
     it('defaults to n=500', async () => {
       const expected = [
-        bucket(0, 20, 1, 10, 10, 10, 0),
-        bucket(1000, 1020, 1, 50, 50, 50, 1),
-        bucket(1500, 1520, 1, 5, 5, 5, 0),
-        bucket(4000, 4020, 1, 200, 200, 200, 1),
-        bucket(9980, 10_000, 1, 1, 1, 1, 1),
+        bucket(0, 32, 1, 10, 10, 10, 0),
+        bucket(992, 1024, 1, 50, 50, 50, 1),
+        bucket(1472, 1504, 1, 5, 5, 5, 0),
+        bucket(4000, 4032, 1, 200, 200, 200, 1),
+        bucket(9984, 10_000, 1, 1, 1, 1, 1),
       ];
       expect(await buckets()).toEqual(expected);
       expect(await buckets('?n=500')).toEqual(expected);
+    });
+
+    it('since/until zoom: buckets over the window only, the first and last clipped to it', async () => {
+      expect(await buckets(`?n=4&since=${iso(900)}&until=${iso(4001)}`)).toEqual([
+        bucket(900, 1024, 1, 50, 50, 50, 1),
+        bucket(1024, 2048, 1, 5, 5, 5, 0),
+        bucket(3072, 4001, 1, 200, 200, 200, 1),
+      ]);
+      expect(await buckets(`?since=${iso(10_000)}`)).toEqual([]);
+      expect(await buckets(`?until=${iso(0)}`)).toEqual([]);
     });
 
     it('a single-entry timeline gives one bucket', async () => {
@@ -273,15 +273,17 @@ describe('evidence routes', () => {
         const result = await buckets(`?n=${n}`, big.id);
         expect(result.length).toBeLessThanOrEqual(n);
         expect(result.length).toBeGreaterThan(0);
-        const width = Date.parse(result[0]!.end) - Date.parse(result[0]!.start);
-        expect(width).toBe(Math.max(1, Math.ceil((times.at(-1)! - times[0]! + 1) / n)));
+        // Only the last bucket is clipped (the first starts at the first entry, where the grid does).
+        const width = Math.max(...result.slice(0, -1).map((b) => Date.parse(b.end) - Date.parse(b.start)), 1);
+        expect(Math.log2(width) % 1).toBe(0);
         expect(result[0]!.start).toBe(new Date(times[0]!).toISOString());
+        expect(Date.parse(result.at(-1)!.end)).toBeLessThanOrEqual(times.at(-1)! + 1);
         let previousEnd = -Infinity;
         for (const b of result) {
           const start = Date.parse(b.start);
           const end = Date.parse(b.end);
-          expect(end - start).toBe(width);
-          expect((start - times[0]!) % width).toBe(0);
+          if (b !== result.at(-1)) expect(end - start).toBe(width);
+          if (result.length > 1) expect((start - times[0]!) % width).toBe(0);
           expect(start).toBeGreaterThanOrEqual(previousEnd);
           previousEnd = end;
           const inside = times.filter((t) => t >= start && t < end).length;

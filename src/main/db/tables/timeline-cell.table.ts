@@ -1,0 +1,25 @@
+import type { Insertable, Selectable } from 'kysely';
+
+/** A long timeline's summary pyramid: see src/main/evidence/timeline-grid.ts. */
+export interface TimelineGridTable {
+  scan_id: string;
+  /** Epoch ms of the first entry: cell 0 of every level starts there. */
+  origin: number;
+  /** Level 0's cell width in ms. */
+  width: number;
+  levels: number;
+}
+
+export interface TimelineCellTable {
+  scan_id: string;
+  level: number;
+  cell: number;
+  count: number;
+  tokens: number;
+  min_tokens: number;
+  max_tokens: number;
+}
+
+export type TimelineGridRow = Selectable<TimelineGridTable>;
+export type TimelineCellRow = Selectable<TimelineCellTable>;
+export type NewTimelineCell = Insertable<TimelineCellTable>;

@@ -1,0 +1,74 @@
+import { BulkInserter } from '../db/bulk-insert';
+import type { Db, Executor } from '../db/database';
+import type { TimelineGridRow } from '../db/tables/timeline-cell.table';
+import { GRID_MIN_ENTRIES, GridBuilder, type CellRange, type Grid, type LevelCell } from './timeline-grid';
+
+// Every query of `timeline_grids` and `timeline_cells`: a long timeline's summary pyramid.
+
+const CELL_SAMPLE = { scan_id: '', level: 0, cell: 0, count: 0, tokens: 0, min_tokens: 0, max_tokens: 0 } as const;
+const CELL_ROWS = 500;
+
+/** Stores a scan's pyramid inside the caller's transaction `trx` on `db`. */
+export async function insertGrid(db: Db, trx: Executor, scanId: string, grid: Grid): Promise<void> {
+  await trx
+    .insertInto('timeline_grids')
+    .values({ scan_id: scanId, origin: grid.origin, width: grid.width, levels: grid.levels.length })
+    .execute();
+  const rows = new BulkInserter(db, trx, 'timeline_cells', CELL_SAMPLE, CELL_ROWS);
+  for (const [level, cells] of grid.levels.entries()) {
+    for (const c of cells) {
+      const written = rows.push(scanId, level, c.cell, c.count, c.tokens, c.min, c.max);
+      if (written) await written;
+    }
+  }
+  await rows.flush();
+}
+
+export async function findGrid(db: Executor, scanId: string): Promise<TimelineGridRow | undefined> {
+  const row = await db.selectFrom('timeline_grids').selectAll().where('scan_id', '=', scanId).executeTakeFirst();
+  return row && { ...row, origin: Number(row.origin), width: Number(row.width), levels: Number(row.levels) };
+}
+
+/** The stored cells of `ranges`, in one query. */
+export async function findCells(db: Executor, scanId: string, ranges: readonly CellRange[]): Promise<LevelCell[]> {
+  if (ranges.length === 0) return [];
+  const rows = await db
+    .selectFrom('timeline_cells')
+    .select(['level', 'cell', 'count', 'tokens', 'min_tokens', 'max_tokens'])
+    .where('scan_id', '=', scanId)
+    .where((eb) =>
+      eb.or(ranges.map((r) => eb.and([eb('level', '=', r.level), eb('cell', '>=', r.from), eb('cell', '<', r.to)]))),
+    )
+    .execute();
+  return rows.map((row) => ({
+    level: Number(row.level),
+    cell: Number(row.cell),
+    count: Number(row.count),
+    tokens: Number(row.tokens),
+    min: Number(row.min_tokens),
+    max: Number(row.max_tokens),
+  }));
+}
+
+/**
+ * Summarises a timeline as a writer streams it in order (import, submit), and stores the pyramid
+ * once it is done if the timeline is long: no second read of the entries.
+ */
+export class GridRecorder {
+  private builder = new GridBuilder();
+  private entries = 0;
+
+  push(timestamp: number, tokens: number): void {
+    this.builder.push(timestamp, tokens);
+    this.entries += 1;
+  }
+
+  /** Stores the pyramid of what was pushed under `scanId` (if long enough) and starts afresh. */
+  async store(db: Db, trx: Executor, scanId: string): Promise<void> {
+    const grid = this.builder.finish();
+    const long = this.entries > GRID_MIN_ENTRIES;
+    this.builder = new GridBuilder();
+    this.entries = 0;
+    if (grid && long) await insertGrid(db, trx, scanId, grid);
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Chart buckets of long timelines come from stored summary pyramids, and say exactly what a direct
+ * count over the raw entries says, for any n and any zoom window: for a timeline written by a bulk
+ * loader (pyramid built and stored on first use), by a submit and by an import (stored as written).
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineBucket, TimelineBuckets } from '../../../src/shared/api/evidence';
+import type { Scan } from '../../../src/shared/api/scans';
+import { GRID_MIN_ENTRIES } from '../../../src/main/evidence/timeline-grid';
+import { insertEvidenceScan } from '../../helpers/evidence-fixtures';
+import { submitScan } from '../../helpers/scan-fixtures';
+import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+
+const T0 = Date.UTC(2026, 10, 1);
+/**
+ * A few milliseconds apart, with a minute's gap every 97 entries. The long timeline has more
+ * distinct milliseconds than a pyramid's finest level holds cells, so its cells are wider than
+ * 1 ms and zoom windows cut them: those edges are read raw.
+ */
+const timestampAt = (seq: number): number => T0 + seq * 3 + Math.floor(seq / 97) * 60_000;
+const entryAt = (seq: number) => ({ timestamp: timestampAt(seq), action: 'edit', tokens: (seq * 7919) % 4001 });
+
+async function direct(ctx: TestContext, scanId: string, start: number, end: number) {
+  const { rows } = await sql<{ count: number; tokens: number; min: number; max: number }>`
+    SELECT count(*) AS count, sum(tokens) AS tokens, min(tokens) AS min, max(tokens) AS max
+    FROM timeline_entries WHERE scan_id = ${scanId} AND timestamp >= ${start} AND timestamp < ${end}`.execute(ctx.db);
+  const { rows: flagged } = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM violations v JOIN timeline_entries t ON t.scan_id = v.scan_id AND t.seq = v.timeline_index
+    WHERE v.scan_id = ${scanId} AND t.timestamp >= ${start} AND t.timestamp < ${end}`.execute(ctx.db);
+  const row = rows[0]!;
+  return {
+    count: Number(row.count),
+    tokens: Number(row.tokens ?? 0),
+    min_tokens: Number(row.min),
+    max_tokens: Number(row.max),
+    violations: Number(flagged[0]!.n),
+  };
+}
+
+async function buckets(ctx: TestContext, scanId: string, query: string, as?: TestUser): Promise<TimelineBucket[]> {
+  const response = await ctx.request({
+    method: 'GET',
+    url: `/v1/scans/${scanId}/evidence/timeline/buckets?${query}`,
+    as,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as TimelineBuckets).buckets;
+}
+
+async function expectExact(ctx: TestContext, scanId: string, entries: number, as?: TestUser): Promise<void> {
+  const first = timestampAt(0);
+  const end = timestampAt(entries - 1) + 1;
+  const windows: [number | undefined, number | undefined][] = [
+    [undefined, undefined],
+    [first + 1234, end - 4321],
+    [first + 50_000, first + 50_700],
+    [first + 3, first + 4],
+    [first + 1001, first + 1004],
+  ];
+  for (const n of [1, 7, 100, 1000]) {
+    for (const [since, until] of windows) {
+      const query = [
+        `n=${n}`,
+        since === undefined ? '' : `since=${new Date(since).toISOString()}`,
+        until === undefined ? '' : `until=${new Date(until).toISOString()}`,
+      ].filter(Boolean);
+      const answer = await buckets(ctx, scanId, query.join('&'), as);
+      expect(answer.length).toBeLessThanOrEqual(n);
+      let counted = 0;
+      for (const bucket of answer) {
+        const start = Date.parse(bucket.start);
+        const stop = Date.parse(bucket.end);
+        const { start: _s, end: _e, ...numbers } = bucket;
+        expect(numbers, `${query.join('&')} ${bucket.start}`).toEqual(await direct(ctx, scanId, start, stop));
+        counted += bucket.count;
+      }
+      const all = await direct(ctx, scanId, since ?? first, until ?? end);
+      expect(counted, query.join('&')).toBe(all.count);
+    }
+  }
+}
+
+const gridRows = async (ctx: TestContext, scanId: string): Promise<number> =>
+  Number(
+    (await sql<{ n: number }>`SELECT count(*) AS n FROM timeline_cells WHERE scan_id = ${scanId}`.execute(ctx.db))
+      .rows[0]!.n,
+  );
+
+describe('timeline buckets from summary pyramids', () => {
+  let ctx: TestContext;
+  let other: TestUser;
+  const LONG = 70_000;
+
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    other = await ctx.createUser('other');
+  });
+  afterAll(async () => {
+    await ctx.close();
+  });
+
+  it('a bulk-loaded timeline gets its pyramid on first use, and answers exactly', async () => {
+    await insertEvidenceScan(ctx.db, {
+      id: 'scan_BULKBUCKETS000000000000000',
+      submittedBy: ctx.owner.id,
+      entries: LONG,
+      entryAt,
+      violations: [0, 1, 500, 9999, LONG - 1].map((index, i) => ({
+        id: `violation_B${i}`,
+        rule: 'action.blocked',
+        severity: 'high' as const,
+        message: 'm',
+        timeline_index: index,
+      })),
+    });
+    expect(await gridRows(ctx, 'scan_BULKBUCKETS000000000000000')).toBe(0);
+    await expectExact(ctx, 'scan_BULKBUCKETS000000000000000', LONG);
+    expect(await gridRows(ctx, 'scan_BULKBUCKETS000000000000000')).toBeGreaterThan(0);
+    // Cells wider than a millisecond: the odd-offset windows above cut them and read their edges raw.
+    const grid = await ctx.db.selectFrom('timeline_grids').select('width').executeTakeFirstOrThrow();
+    expect(Number(grid.width)).toBeGreaterThan(1);
+  });
+
+  it('a submitted long timeline stores its pyramid with it; an import of it does too', async () => {
+    const entries = GRID_MIN_ENTRIES + 1000;
+    const timeline = Array.from({ length: entries }, (_, seq) => {
+      const entry = entryAt(seq);
+      return { ...entry, timestamp: new Date(entry.timestamp).toISOString() };
+    });
+    const scan: Scan = await submitScan(ctx, {
+      tool: 't',
+      action: 'a',
+      tokens: timeline.reduce((sum, e) => sum + e.tokens, 0),
+      timeline,
+    });
+    expect(await gridRows(ctx, scan.id)).toBeGreaterThan(0);
+    await expectExact(ctx, scan.id, entries);
+
+    const download = await ctx.request({ method: 'GET', url: `/v1/scans/${scan.id}/evidence/download` });
+    const imported = await ctx.request({
+      method: 'POST',
+      url: '/v1/evidence/imports',
+      headers: { 'content-type': 'application/zip' },
+      payload: download.rawPayload,
+      as: other,
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const storedAs = (imported.json() as { ids: Record<string, string> }).ids[scan.id]!;
+    expect(await gridRows(ctx, storedAs)).toBeGreaterThan(0);
+    await expectExact(ctx, storedAs, entries, other);
+  });
+
+  it('a short timeline keeps no pyramid', async () => {
+    const scan = await submitScan(ctx, {
+      tool: 't',
+      action: 'a',
+      tokens: 3,
+      timeline: [{ timestamp: new Date(T0).toISOString(), action: 'x', tokens: 3 }],
+    });
+    await buckets(ctx, scan.id, 'n=10');
+    expect(await gridRows(ctx, scan.id)).toBe(0);
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cellsIn,
+  combine,
+  decompose,
+  GridBuilder,
+  planBuckets,
+  sumBuckets,
+  type Aggregate,
+  type Grid,
+} from '../../../src/main/evidence/timeline-grid';
+
+/** A seeded generator: failures reproduce. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Entry = { timestamp: number; tokens: number };
+
+function timeline(next: () => number, length: number): Entry[] {
+  const entries: Entry[] = [];
+  let timestamp = 1_700_000_000_000 + Math.floor(next() * 1000);
+  for (let i = 0; i < length; i++) {
+    // Bursts (many entries in one millisecond) and long gaps, as real timelines have.
+    const r = next();
+    timestamp += r < 0.3 ? 0 : r < 0.9 ? Math.floor(next() * 50) : Math.floor(next() * 100_000);
+    entries.push({ timestamp, tokens: Math.floor(next() * 5000) });
+  }
+  return entries;
+}
+
+const direct = (entries: readonly Entry[], from: number, to: number): Aggregate =>
+  combine(
+    entries
+      .filter((e) => e.timestamp >= from && e.timestamp < to)
+      .map((e) => ({ count: 1, tokens: e.tokens, min: e.tokens, max: e.tokens })),
+  );
+
+function buckets(grid: Grid, entries: readonly Entry[], since: number, until: number, n: number) {
+  const plans = planBuckets({ ...grid, levels: grid.levels.length }, since, until, n).buckets;
+  // As a query would return them: all cells at once, in no particular order.
+  const cells = cellsIn(
+    grid.levels,
+    plans.flatMap((plan) => plan.cells),
+  ).reverse();
+  const raws = plans.flatMap((plan) => plan.raw).map((r) => direct(entries, r.from, r.to));
+  const totals = sumBuckets(plans, cells, raws);
+  return plans.map((plan, i) => ({ start: plan.start, end: plan.end, ...totals[i]! }));
+}
+
+describe('GridBuilder', () => {
+  it('keeps level 0 under its cell limit, doubling the width, and ends in one cell', () => {
+    const entries = timeline(random(1), 5000);
+    const builder = new GridBuilder(64);
+    for (const e of entries) builder.push(e.timestamp, e.tokens);
+    const grid = builder.finish()!;
+    expect(grid.levels[0]!.length).toBeLessThanOrEqual(64);
+    expect(Math.log2(grid.width) % 1).toBe(0);
+    expect(grid.levels.at(-1)).toHaveLength(1);
+    for (const level of grid.levels) expect(combine(level)).toEqual(direct(entries, -Infinity, Infinity));
+  });
+
+  it('refuses entries out of timestamp order, and has nothing for no entries', () => {
+    const builder = new GridBuilder(4);
+    builder.push(100, 1);
+    builder.push(200, 1);
+    expect(() => builder.push(50, 1)).toThrow(/order/);
+    expect(new GridBuilder().finish()).toBeUndefined();
+  });
+});
+
+describe('decompose', () => {
+  it('covers [from, to) exactly with at most two cells per level', () => {
+    for (let from = 0; from < 40; from++) {
+      for (let to = from; to < 45; to++) {
+        const ranges = decompose(from, to, 8);
+        const covered: number[] = [];
+        for (const r of ranges)
+          for (let c = r.from; c < r.to; c++) for (let k = 0; k < 2 ** r.level; k++) covered.push(c * 2 ** r.level + k);
+        expect(covered.sort((a, b) => a - b)).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+        for (let level = 0; level < 8; level++) {
+          const cells = ranges.filter((r) => r.level === level).reduce((sum, r) => sum + r.to - r.from, 0);
+          expect(cells).toBeLessThanOrEqual(2);
+        }
+      }
+    }
+  });
+});
+
+describe('planBuckets over a pyramid', () => {
+  it('answers exactly what a direct count over the raw entries says, for any n and window', () => {
+    const next = random(42);
+    for (let round = 0; round < 60; round++) {
+      const entries = timeline(next, 1 + Math.floor(next() * 3000));
+      const builder = new GridBuilder(1 + Math.floor(next() * 200));
+      for (const e of entries) builder.push(e.timestamp, e.tokens);
+      const grid = builder.finish()!;
+      const first = entries[0]!.timestamp;
+      const end = entries.at(-1)!.timestamp + 1;
+      const since = next() < 0.3 ? first : first + Math.floor(next() * (end - first));
+      const until = next() < 0.3 ? end : since + 1 + Math.floor(next() * (end - since));
+      const n = 1 + Math.floor(next() * 1000);
+      const answer = buckets(grid, entries, since, until, n);
+      expect(answer.length).toBeLessThanOrEqual(n);
+      // Contiguous, covering the window, and each bucket equal to the direct count.
+      expect(answer[0]?.start).toBe(since);
+      expect(answer.at(-1)?.end).toBe(until);
+      for (const [i, bucket] of answer.entries()) {
+        if (i > 0) expect(bucket.start).toBe(answer[i - 1]!.end);
+        const { start, end: stop, ...aggregate } = bucket;
+        expect(aggregate, `round ${round}, bucket ${i}`).toEqual(direct(entries, start, stop));
+      }
+    }
+  });
+
+  it('reads at most two raw ranges, at the window ends', () => {
+    const entries = timeline(random(7), 2000);
+    const builder = new GridBuilder(50);
+    for (const e of entries) builder.push(e.timestamp, e.tokens);
+    const grid = builder.finish()!;
+    const since = entries[100]!.timestamp + 1;
+    const until = entries[1900]!.timestamp - 1;
+    const { buckets: plans } = planBuckets({ ...grid, levels: grid.levels.length }, since, until, 300);
+    expect(plans.flatMap((p) => p.raw).length).toBeLessThanOrEqual(2);
+  });
+});
