@@ -20,28 +20,33 @@ export interface LatencyRun {
 }
 
 /**
- * GETs `url` sequentially, `warmup` times unmeasured and then `requests` times, each timed from
+ * GETs `url` (or the URL for the n-th request) sequentially, `warmup` times unmeasured and then `requests` times, each timed from
  * sending to the last byte of the body, in ms. One kept-alive connection: what is measured is the
  * server's answer, not TCP set-up. Stops early once `budgetMs` of measuring is spent (a query of
  * half a second would otherwise take minutes), but never below `MIN_SAMPLES`. Fails on any answer
  * but 200.
  */
 export async function sequentialGets(
-  url: string,
+  url: string | ((request: number) => string),
   token: string,
   warmup: number,
   requests: number,
   budgetMs = Number.POSITIVE_INFINITY,
 ): Promise<LatencyRun> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  let sent = 0;
   const get = (): Promise<string> =>
     new Promise((resolve, reject) => {
-      const req = request(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => {
+      const target = typeof url === 'string' ? url : url(sent);
+      sent += 1;
+      const req = request(target, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => {
         let body = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
         response.on('end', () =>
-          response.statusCode === 200 ? resolve(body) : reject(new Error(`GET ${url}: ${response.statusCode} ${body}`)),
+          response.statusCode === 200
+            ? resolve(body)
+            : reject(new Error(`GET ${target}: ${response.statusCode} ${body}`)),
         );
         response.on('error', reject);
       });

@@ -11,6 +11,7 @@ import {
   cellsIn,
   GRID_MIN_ENTRIES,
   GridBuilder,
+  mergeRanges,
   planBuckets,
   sumBuckets,
   type CellRange,
@@ -88,7 +89,7 @@ export async function timelineBuckets(
   if (!source) return [];
   const { step, buckets } = planBuckets(source, since, until, n);
   const [cells, raws, violations] = await Promise.all([
-    source.cells(buckets.flatMap((plan) => plan.cells)),
+    source.cells(mergeRanges(buckets.flatMap((plan) => plan.cells))),
     Promise.all(buckets.flatMap((plan) => plan.raw).map((r) => timelineAggregate(db, scanId, r.from, r.to))),
     violationBucketCounts(db, scanId, { origin: source.origin, width: step, since, until }),
   ]);

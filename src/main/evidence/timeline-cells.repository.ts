@@ -29,17 +29,22 @@ export async function findGrid(db: Executor, scanId: string): Promise<TimelineGr
   return row && { ...row, origin: Number(row.origin), width: Number(row.width), levels: Number(row.levels) };
 }
 
-/** The stored cells of `ranges`, in one query. */
+/**
+ * The stored cells of `ranges`, in one statement: a UNION ALL of one index range per cell range
+ * (an OR of them made SQLite read every cell of the scan).
+ */
 export async function findCells(db: Executor, scanId: string, ranges: readonly CellRange[]): Promise<LevelCell[]> {
   if (ranges.length === 0) return [];
-  const rows = await db
-    .selectFrom('timeline_cells')
-    .select(['level', 'cell', 'count', 'tokens', 'min_tokens', 'max_tokens'])
-    .where('scan_id', '=', scanId)
-    .where((eb) =>
-      eb.or(ranges.map((r) => eb.and([eb('level', '=', r.level), eb('cell', '>=', r.from), eb('cell', '<', r.to)]))),
-    )
-    .execute();
+  const one = (r: CellRange) =>
+    db
+      .selectFrom('timeline_cells')
+      .select(['level', 'cell', 'count', 'tokens', 'min_tokens', 'max_tokens'])
+      .where('scan_id', '=', scanId)
+      .where('level', '=', r.level)
+      .where('cell', '>=', r.from)
+      .where('cell', '<', r.to);
+  const [first, ...rest] = ranges;
+  const rows = await rest.reduce((query, r) => query.unionAll(one(r)), one(first!)).execute();
   return rows.map((row) => ({
     level: Number(row.level),
     cell: Number(row.cell),

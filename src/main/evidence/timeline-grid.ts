@@ -225,3 +225,15 @@ export function sumBuckets(
   for (const [i, plan] of plans.entries()) for (let r = 0; r < plan.raw.length; r++) parts[i]!.push(raws[raw++]!);
   return parts.map(combine);
 }
+
+/** The same cells as fewer ranges: adjacent ranges of one level merged (one query term each). */
+export function mergeRanges(ranges: readonly CellRange[]): CellRange[] {
+  const sorted = [...ranges].sort((a, b) => a.level - b.level || a.from - b.from);
+  const merged: CellRange[] = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && last.level === range.level && last.to >= range.from) last.to = Math.max(last.to, range.to);
+    else merged.push({ ...range });
+  }
+  return merged;
+}

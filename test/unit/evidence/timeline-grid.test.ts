@@ -4,6 +4,7 @@ import {
   combine,
   decompose,
   GridBuilder,
+  mergeRanges,
   planBuckets,
   sumBuckets,
   type Aggregate,
@@ -129,5 +130,23 @@ describe('planBuckets over a pyramid', () => {
     const until = entries[1900]!.timestamp - 1;
     const { buckets: plans } = planBuckets({ ...grid, levels: grid.levels.length }, since, until, 300);
     expect(plans.flatMap((p) => p.raw).length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('mergeRanges', () => {
+  it('merges adjacent ranges of one level, never across levels', () => {
+    expect(
+      mergeRanges([
+        { level: 1, from: 4, to: 5 },
+        { level: 0, from: 3, to: 4 },
+        { level: 1, from: 5, to: 6 },
+        { level: 1, from: 8, to: 9 },
+        { level: 0, from: 4, to: 6 },
+      ]),
+    ).toEqual([
+      { level: 0, from: 3, to: 6 },
+      { level: 1, from: 4, to: 6 },
+      { level: 1, from: 8, to: 9 },
+    ]);
   });
 });
