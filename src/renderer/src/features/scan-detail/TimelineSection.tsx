@@ -18,7 +18,7 @@ import {
   wantsRawWindow,
   windowForIndices,
 } from './timeline-shaping';
-import { useRawTimeline, useTimelineBuckets, useTimelinePage } from './use-scan-detail';
+import { useRawTimeline, useTimelineBuckets, useTimelinePage, useWindowBuckets } from './use-scan-detail';
 
 const BRUSH_COMMIT_MS = 350;
 const formatTime = (ms: number): string => formatDateTime(new Date(ms).toISOString());
@@ -47,6 +47,9 @@ export function TimelineSection({
   const zoomRaw = wantsRawWindow({ requestCount, buckets: buckets.data, window });
   const raw = useRawTimeline(scanId, large ? window : undefined, !large || zoomRaw);
   const rawData = isComplete(raw.data) ? raw.data.entries : undefined;
+  // Zoomed into a long timeline but still too many entries to draw: the window's own buckets.
+  const zoomBuckets = useWindowBuckets(scanId, window, large && !zoomRaw);
+  const windowBuckets = (window && zoomBuckets.data) ?? buckets.data;
 
   const overview = useMemo(
     () => (large ? bucketPoints(buckets.data ?? []) : rawPoints(rawData ?? [], byEntry)),
@@ -54,10 +57,10 @@ export function TimelineSection({
   );
   const source = chooseSource({ requestCount, buckets: buckets.data, window, rawAvailable: rawData !== undefined });
   const points = useMemo(
-    () => (source === 'raw' ? rawPoints(rawData ?? [], byEntry, window) : bucketPoints(buckets.data ?? [], window)),
+    () => (source === 'raw' ? rawPoints(rawData ?? [], byEntry, window) : bucketPoints(windowBuckets ?? [], window)),
     // The window is rebuilt each render from two numbers: depend on them.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [source, rawData, buckets.data, byEntry, search.from, search.to],
+    [source, rawData, windowBuckets, byEntry, search.from, search.to],
   );
 
   // The brush moves freely while dragged; the URL follows once it rests.

@@ -1,4 +1,4 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { Evidence, TimelineBuckets, TimelinePage } from '../../../../shared/api/evidence';
 import type { OrganizationList } from '../../../../shared/api/organizations';
 import type { Scan } from '../../../../shared/api/scans';
@@ -82,6 +82,28 @@ export function useTimelineBuckets(scanId: string, requestCount: number | undefi
       (await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, { n: BUCKET_COUNT })).buckets,
     enabled: requestCount !== undefined && needsBuckets(requestCount),
     staleTime: Infinity,
+  });
+}
+
+/**
+ * Buckets of a zoom window of a long timeline, from the server's summaries: finer than the whole
+ * timeline's buckets cut to the window. Cached per window (a zoom back is no second request);
+ * while the next window loads, the last one stays drawn.
+ */
+export function useWindowBuckets(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
+  const range = window ? windowRange(window) : undefined;
+  return useQuery({
+    queryKey: ['scans', 'timeline-buckets', scanId, BUCKET_COUNT, range?.since ?? null, range?.until ?? null],
+    queryFn: async () =>
+      (
+        await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, {
+          n: BUCKET_COUNT,
+          ...range,
+        })
+      ).buckets,
+    enabled: enabled && range !== undefined,
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
 }
 
