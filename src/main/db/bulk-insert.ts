@@ -36,13 +36,7 @@ export class BulkInserter<T extends keyof Database & string> {
    * every chunk is written (on SQLite the raw handle's statements are part of it, since the
    * transaction holds the one connection).
    */
-  constructor(
-    db: Db,
-    trx: Executor,
-    table: T,
-    sample: Insertable<Database[T]>,
-    chunkRows: number,
-  ) {
+  constructor(db: Db, trx: Executor, table: T, sample: Insertable<Database[T]>, chunkRows: number) {
     this.columns = Object.keys(sample);
     if (dialectOf(db) === 'postgres') {
       this.chunkRows = Math.max(chunkRows, POSTGRES_CHUNK_ROWS);

@@ -14,8 +14,8 @@ import {
 } from 'recharts';
 import type { ChartPoint, TimelineSource } from '../../features/scan-detail/timeline-shaping';
 import { formatCompact, formatCount } from '../../lib/format';
-
-const clock = (ms: number): string => new Date(ms).toLocaleTimeString('en-GB', { hour12: false });
+import { crossesDays, formatInstant, formatTick } from '../../lib/time-zone';
+import { useTimeZone } from '../../lib/use-time-zone';
 
 /**
  * Tokens per request (or per bucket) over time, violations as red diamonds, and below it an
@@ -36,8 +36,11 @@ export function ScanTimelineChart({
   onBrush: (startIndex: number, endIndex: number) => void;
   highlight: number | undefined;
 }) {
+  const [zone] = useTimeZone();
   const marked = points.filter((point) => point.violations > 0);
   const unit = source === 'raw' ? 'tokens per request' : 'tokens per bucket';
+  const span = (of: readonly ChartPoint[]) => of.length > 0 && crossesDays(of[0]!.t, of[of.length - 1]!.end, zone);
+  const tick = (multiDay: boolean) => (ms: number) => formatTick(ms, zone, multiDay);
   return (
     <div className="scan-timeline-chart">
       <ResponsiveContainer width="100%" height={260}>
@@ -48,12 +51,12 @@ export function ScanTimelineChart({
             type="number"
             scale="time"
             domain={['dataMin', 'dataMax']}
-            tickFormatter={clock}
+            tickFormatter={tick(span(points))}
             stroke="var(--muted)"
           />
           <YAxis tickFormatter={formatCompact} stroke="var(--muted)" width={56} />
           <Tooltip
-            labelFormatter={(value) => clock(Number(value))}
+            labelFormatter={(value) => formatInstant(Number(value), zone)}
             formatter={(value, name) => [formatCount(Number(value)), name === 'tokens' ? unit : String(name)]}
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
           />
@@ -64,7 +67,10 @@ export function ScanTimelineChart({
             dot={source === 'raw' && points.length <= 300}
             isAnimationActive={false}
           />
-          <Scatter data={marked} dataKey="tokens" name="violations" fill="var(--sev-critical)" shape="diamond" />
+          {/* Recharts draws a Scatter with an empty `data` over the chart's own data: no markers, no series. */}
+          {marked.length > 0 && (
+            <Scatter data={marked} dataKey="tokens" name="violations" fill="var(--sev-critical)" shape="diamond" />
+          )}
           {highlight !== undefined && (
             <ReferenceLine x={highlight} stroke="var(--sev-high)" strokeWidth={2} label="selected" />
           )}
@@ -78,7 +84,7 @@ export function ScanTimelineChart({
               height={48}
               startIndex={brush.startIndex}
               endIndex={brush.endIndex}
-              tickFormatter={clock}
+              tickFormatter={tick(span(overview))}
               stroke="var(--accent)"
               fill="var(--surface)"
               onChange={(range) => onBrush(range.startIndex ?? 0, range.endIndex ?? overview.length - 1)}

@@ -4,6 +4,8 @@ import { seriesColor } from './palette';
 export interface AreaSeries {
   key: string;
   label: string;
+  /** Fixed colour (a tool's own); by position otherwise. */
+  color?: string;
 }
 
 /** Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`. */
@@ -47,8 +49,8 @@ export function StackedAreaChart({
             dataKey={s.key}
             name={s.label}
             stackId={stacked ? 'stack' : undefined}
-            stroke={seriesColor(index)}
-            fill={seriesColor(index)}
+            stroke={s.color ?? seriesColor(index)}
+            fill={s.color ?? seriesColor(index)}
             fillOpacity={stacked ? 0.55 : 0.2}
             isAnimationActive={false}
           />

@@ -35,7 +35,7 @@ export function OverviewPage() {
         {new Date(range.until).toISOString().slice(0, 16).replace('T', ' ')} UTC), by {range.bucket}.
       </p>
       <div className="overview-grid">
-        <TokenCharts range={range} when={when} />
+        <TokenCharts range={range} when={when} now={now} />
         <ActionChart range={range} when={when} />
         <ViolationCharts range={range} when={when} />
       </div>

@@ -5,21 +5,43 @@ import { QueryState } from '../../components/QueryState';
 import { formatCompact, formatCount } from '../../lib/format';
 import { groupTotals, scansAndViolations, stackedTokens, totals } from './chart-data';
 import { activitySummary, rankingSummary, tokensSummary } from './chart-summaries';
-import { formatBucketStart, type TimeRange } from './time-range';
+import { colorOf } from '../../components/charts/palette';
+import { useTimeZone } from '../../lib/use-time-zone';
+import { currentBucket, formatBucketStart, periodZone, type TimeRange } from './time-range';
 import { useTokenStats } from './use-overview-stats';
+
+/** "other" (the small tools summed) is no tool: neutral grey. */
+const OTHER_COLOR = '#94a3b8';
+
+/** The row of the bucket still under way, apart: drawn it would look like a sudden drop. */
+function withoutCurrent<T extends { start: number }>(rows: readonly T[], current: number | undefined) {
+  return { drawn: rows.filter((row) => row.start !== current), current: rows.find((row) => row.start === current) };
+}
 
 const NO_SCANS = 'No scans in this range.';
 
 /** The charts drawn from tokens grouped by tool: tokens over time, activity, top tools. */
-export function TokenCharts({ range, when }: { range: TimeRange; when: string }) {
+export function TokenCharts({ range, when, now }: { range: TimeRange; when: string; now: number }) {
   const stats = useTokenStats(range, 'tool');
+  const [zone] = useTimeZone();
   const buckets = stats.data?.buckets ?? [];
-  const formatX = (start: number) => formatBucketStart(start, range.bucket);
+  const formatX = (start: number) => formatBucketStart(start, range.bucket, zone);
+  const period = `Period (${periodZone(range.bucket, zone)})`;
   const sum = totals(buckets);
   const empty = sum.scans === 0 ? NO_SCANS : undefined;
   const byTool = groupTotals(buckets);
   const stacked = stackedTokens(buckets, range);
-  const activity = scansAndViolations(buckets, range);
+  const series = stacked.series.map((s) => ({ ...s, color: s.key === 'other' ? OTHER_COLOR : colorOf(s.label) }));
+  const current = currentBucket(range, now);
+  const tokenRows = withoutCurrent(stacked.rows, current);
+  const activityRows = withoutCurrent(scansAndViolations(buckets, range), current);
+  const activity = activityRows.drawn;
+  const unit = range.bucket === 'hour' ? 'hour' : 'day';
+  const underWay = (what: string) =>
+    current === undefined
+      ? ''
+      : ` The current ${unit} (from ${formatX(current)}) is still under way, ${what} so far, and is not drawn.`;
+  const tokensSoFar = tokenRows.current ? series.reduce((sum, s) => sum + (tokenRows.current![s.key] ?? 0), 0) : 0;
   const peak = activity.reduce<(typeof activity)[number] | undefined>(
     (best, row) => (row.scans > (best?.scans ?? 0) ? row : best),
     undefined,
@@ -29,18 +51,18 @@ export function TokenCharts({ range, when }: { range: TimeRange; when: string })
     <QueryState isPending={stats.isPending} error={stats.error}>
       <ChartFigure
         title="Tokens over time by tool"
-        summary={tokensSummary(sum.tokens, byTool, when)}
+        summary={tokensSummary(sum.tokens, byTool, when) + underWay(`${formatCount(tokensSoFar)} tokens`)}
         empty={empty}
         table={{
-          columns: ['Period (UTC)', ...stacked.series.map((s) => s.label)],
-          rows: stacked.rows
+          columns: [period, ...stacked.series.map((s) => s.label)],
+          rows: tokenRows.drawn
             .filter((row) => stacked.series.some((s) => row[s.key]))
             .map((row) => [formatX(row.start), ...stacked.series.map((s) => formatCount(row[s.key] ?? 0))]),
         }}
       >
         <StackedAreaChart
-          rows={stacked.rows}
-          series={stacked.series}
+          rows={tokenRows.drawn}
+          series={series}
           formatX={formatX}
           formatY={formatCompact}
           formatValue={formatCount}
@@ -48,15 +70,20 @@ export function TokenCharts({ range, when }: { range: TimeRange; when: string })
       </ChartFigure>
       <ChartFigure
         title="Scans and violations over time"
-        summary={activitySummary(
-          sum.scans,
-          sum.violations,
-          peak && { label: `${formatX(peak.start)}${range.bucket === 'hour' ? ' UTC' : ''}`, scans: peak.scans },
-          when,
-        )}
+        summary={
+          activitySummary(
+            sum.scans,
+            sum.violations,
+            peak && {
+              label: `${formatX(peak.start)}${range.bucket === 'hour' && zone === 'utc' ? ' UTC' : ''}`,
+              scans: peak.scans,
+            },
+            when,
+          ) + underWay(`${formatCount(activityRows.current?.scans ?? 0)} scans`)
+        }
         empty={empty}
         table={{
-          columns: ['Period (UTC)', 'Scans', 'Violations'],
+          columns: [period, 'Scans', 'Violations'],
           rows: activity
             .filter((row) => row.scans > 0)
             .map((row) => [formatX(row.start), formatCount(row.scans), formatCount(row.violations)]),
@@ -80,7 +107,13 @@ export function TokenCharts({ range, when }: { range: TimeRange; when: string })
         empty={empty}
         table={{ columns: ['Tool', 'Tokens'], rows: byTool.map((d) => [d.name, formatCount(d.value)]) }}
       >
-        <BarChart data={byTool.slice(0, 10)} formatValue={formatCount} formatAxis={formatCompact} valueLabel="Tokens" />
+        <BarChart
+          data={byTool.slice(0, 10)}
+          colors={Object.fromEntries(byTool.slice(0, 10).map((d) => [d.name, colorOf(d.name)]))}
+          formatValue={formatCount}
+          formatAxis={formatCompact}
+          valueLabel="Tokens"
+        />
       </ChartFigure>
     </QueryState>
   );

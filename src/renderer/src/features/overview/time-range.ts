@@ -1,6 +1,7 @@
 import type { StatBucket } from '../../../../shared/api/stats';
 import type { RangePreset, SelectedRange } from './overview-search';
 import { DAY_MS, HOUR_MS } from '../../../../shared/time';
+import { formatHour, zoneLabel, type TimeZoneChoice } from '../../lib/time-zone';
 
 export const PRESET_MS: Record<RangePreset, number> = {
   '24h': DAY_MS,
@@ -55,8 +56,21 @@ export function describeRange(search: SelectedRange): string {
 /** `YYYY-MM-DD` (UTC) of an instant: what a date input shows for a range's ends. */
 export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** Axis and table label of a bucket start, in UTC like the buckets themselves. */
-export function formatBucketStart(start: number, bucket: StatBucket): string {
-  const iso = new Date(start).toISOString();
-  return bucket === 'hour' ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+/**
+ * Axis and table label of a bucket start: hours in the chosen zone, days as the UTC days the
+ * server counts them by.
+ */
+export function formatBucketStart(start: number, bucket: StatBucket, zone: TimeZoneChoice = 'utc'): string {
+  return bucket === 'hour' ? formatHour(start, zone) : new Date(start).toISOString().slice(0, 10);
+}
+
+/** What a bucket's label is in, for table headers. */
+export const periodZone = (bucket: StatBucket, zone: TimeZoneChoice): string =>
+  bucket === 'hour' ? zoneLabel(zone) : 'UTC days';
+
+/** The start of the bucket still under way at `now`, when the range reaches it; else undefined. */
+export function currentBucket(range: TimeRange, now: number): number | undefined {
+  if (now < range.since || now >= range.until) return undefined;
+  const width = bucketWidth(range.bucket);
+  return Math.floor(now / width) * width;
 }

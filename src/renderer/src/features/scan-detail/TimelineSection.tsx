@@ -2,7 +2,9 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Violation } from '../../../../shared/api/scans';
 import { ScanTimelineChart } from '../../components/charts/ScanTimelineChart';
 import { QueryState } from '../../components/QueryState';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { formatCount } from '../../lib/format';
+import { formatInstant } from '../../lib/time-zone';
+import { useTimeZone } from '../../lib/use-time-zone';
 import type { ScanDetailSearch } from './detail-search';
 import { TimelineEntriesTable } from './TimelineEntriesTable';
 import {
@@ -21,7 +23,6 @@ import {
 import { useRawTimeline, useTimelineBuckets, useTimelinePage, useWindowBuckets } from './use-scan-detail';
 
 const BRUSH_COMMIT_MS = 350;
-const formatTime = (ms: number): string => formatDateTime(new Date(ms).toISOString());
 
 /** The evidence timeline: chart with zoom brush, then the entries table. Zoom, filter and highlight live in the URL. */
 export function TimelineSection({
@@ -37,6 +38,8 @@ export function TimelineSection({
   search: ScanDetailSearch;
   onSearch: (patch: Partial<ScanDetailSearch>, replace: boolean) => void;
 }) {
+  const [zone] = useTimeZone();
+  const formatTime = (ms: number): string => formatInstant(ms, zone);
   const buckets = useTimelineBuckets(scanId, requestCount);
   const byEntry = useMemo(() => violationsByEntry(violations), [violations]);
   const large = needsBuckets(requestCount);

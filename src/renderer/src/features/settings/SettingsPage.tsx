@@ -1,5 +1,6 @@
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { ServerError } from '../../lib/api-client';
+import { useTimeZone } from '../../lib/use-time-zone';
 import { cliSnippet } from './cli-snippet';
 import { CopyButton } from './CopyButton';
 import { useSettings, useSignOut } from './use-settings';
@@ -11,6 +12,7 @@ export function SettingsPage() {
   const forbidden = settings.error instanceof ServerError && settings.error.status === 403;
   const hint = settings.data?.token_hint ?? null;
   const snippet = cliSnippet(url, settings.data?.data_dir ?? null);
+  const [zone, setZone] = useTimeZone();
 
   return (
     <section className="settings">
@@ -63,6 +65,17 @@ export function SettingsPage() {
           </dl>
         </div>
       )}
+      <div className="card settings-card">
+        <h2>Display</h2>
+        <label className="settings-field">
+          Show times in{' '}
+          <select value={zone} onChange={(event) => setZone(event.target.value === 'utc' ? 'utc' : 'local')}>
+            <option value="local">local time ({Intl.DateTimeFormat().resolvedOptions().timeZone})</option>
+            <option value="utc">UTC</option>
+          </select>
+        </label>
+        <p className="state">Timeline charts and the overview's hourly labels follow it; this browser remembers it.</p>
+      </div>
       <div className="card settings-card">
         <h2>Session</h2>
         <p>Sign this browser out. Tokens stay valid; sign in again with the token link.</p>
