@@ -77,6 +77,23 @@ export async function listVisibleScans(
   order: ScanOrder = NEWEST_FIRST,
   after?: ScanRow,
 ): Promise<{ rows: ScanRow[]; total: number }> {
+  // Side by side: on a pool (PostgreSQL) they run on two connections, saving a round trip.
+  const [rows, total] = await Promise.all([
+    visibleScanPage(db, userId, filters, page, order, after),
+    countVisibleScans(db, userId, filters),
+  ]);
+  return { rows, total };
+}
+
+/** One page of the visible scans matching the filters, in `order`, after the scan `after` if given. */
+export async function visibleScanPage(
+  db: Executor,
+  userId: string,
+  filters: ScanFilters,
+  page: { limit: number; offset: number },
+  order: ScanOrder = NEWEST_FIRST,
+  after?: ScanRow,
+): Promise<ScanRow[]> {
   const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
   // Keyset paging: continue after the given scan in this order, along the same (column, id)
   // index, so a deep page costs what the first one does instead of walking past every row before it.
@@ -92,18 +109,13 @@ export async function listVisibleScans(
     : base;
   // The id in the same direction makes the order total, so pages neither repeat nor skip a scan,
   // and lets each order walk one (column, id) index from either end.
-  // Side by side: on a pool (PostgreSQL) they run on two connections, saving a round trip.
-  const [rows, total] = await Promise.all([
-    rowsQuery
-      .selectAll()
-      .orderBy(`scans.${order.column}`, order.direction)
-      .orderBy('scans.id', order.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countVisibleScans(db, userId, filters),
-  ]);
-  return { rows, total };
+  return rowsQuery
+    .selectAll()
+    .orderBy(`scans.${order.column}`, order.direction)
+    .orderBy('scans.id', order.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
 }
 
 /** COUNT(*) of the visible scans matching the filters, over the covering list indexes. */

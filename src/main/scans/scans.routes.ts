@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Scan, ScanList, ScanListQuery, ScanParams, SubmitScanBody } from '../../shared/api/scans';
+import { Scan, ScanExportQuery, ScanList, ScanListQuery, ScanParams, SubmitScanBody } from '../../shared/api/scans';
+import { attachmentDisposition } from '../http/content-disposition';
+import { exportScans } from './scan-export.service';
 import type { RouteDeps } from '../http/route-types';
 import { listScans, readScan, submitScan } from './scans.service';
 
@@ -23,6 +25,33 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
       },
     },
     async (request) => listScans(db, request.user.id, request.query),
+  );
+
+  app.get(
+    '/v1/exports/scans',
+    {
+      schema: {
+        tags,
+        summary: 'Every scan the list filters match, as one CSV or JSON download (streamed)',
+        description:
+          'The same visibility, filters and order as GET /v1/scans, without paging. CSV text that a spreadsheet would run ' +
+          'as a formula (starting with = + - @, tab or CR) is prefixed with an apostrophe.',
+        querystring: ScanExportQuery,
+        produces: ['text/csv', 'application/json'],
+        response: { 200: { description: 'text/csv or application/json, as `format` asks', type: 'string' } },
+      },
+    },
+    async (request, reply) => {
+      const format = request.query.format ?? 'csv';
+      const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-');
+      return (
+        reply
+          .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+          .header('Content-Disposition', attachmentDisposition(`scandesk-scans-${stamp}.${format}`))
+          // A stream is sent as it is, never through the response schema's serializer.
+          .send(exportScans(db, request.user.id, request.query) as unknown as string)
+      );
+    },
   );
 
   app.post(

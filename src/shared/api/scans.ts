@@ -125,3 +125,20 @@ export const ScanListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ScanListQuery = Static<typeof ScanListQuery>;
+
+export const SCAN_EXPORT_FORMATS = ['csv', 'json'] as const;
+
+/** `GET /v1/exports/scans` (extension): every scan the list's filters match, as one download. */
+export const ScanExportQuery = Type.Object(
+  {
+    ...Type.Omit(ScanListQuery, ['limit', 'offset', 'after']).properties,
+    format: Type.Optional(
+      Type.Enum(SCAN_EXPORT_FORMATS, {
+        default: 'csv',
+        description: 'csv: RFC 4180 with a header record; json: one array of list rows',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ScanExportQuery = Static<typeof ScanExportQuery>;

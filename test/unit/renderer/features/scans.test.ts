@@ -10,6 +10,7 @@ import {
   toolNames,
   toScanListQuery,
   withFilter,
+  exportUrl,
 } from '../../../../src/renderer/src/features/scans/scans-search';
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
@@ -141,5 +142,22 @@ describe('toolNames and keys', () => {
     expect(listKeyAction('Enter', -1, 3)).toBeUndefined();
     expect(listKeyAction('x', 1, 3)).toBeUndefined();
     expect(listKeyAction('j', 0, 0)).toBeUndefined();
+  });
+});
+
+describe('exportUrl', () => {
+  it('carries the filters and order, never the paging, and the format', () => {
+    const url = new URL(
+      exportUrl({ tool: 'a b', status: 'failed', sort: '-tokens', offset: 50, limit: 25, until: '2026-11-20' }, 'csv'),
+      'http://x',
+    );
+    expect(url.pathname).toBe('/v1/exports/scans');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      tool: 'a b',
+      status: 'failed',
+      sort: '-tokens',
+      until: '2026-11-21',
+      format: 'csv',
+    });
   });
 });

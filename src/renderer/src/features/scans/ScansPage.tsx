@@ -4,6 +4,7 @@ import { useCallback, useMemo } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
 import { QueryState } from '../../components/QueryState';
 import { NewScansPill } from '../live/NewScansPill';
+import { ListDownloads } from './ListDownloads';
 import { Pager } from './Pager';
 import { ScanFilters } from './ScanFilters';
 import {
@@ -49,6 +50,7 @@ export function ScansPage() {
     <section className="scans-page">
       <h1>Scans</h1>
       <ScanFilters search={search} onChange={go} />
+      <ListDownloads search={search} total={scans.data?.total} />
       <NewScansPill fetchedAt={scans.dataUpdatedAt} filters={toScanListQuery(search)} shown={shown} onShow={showNew} />
       <QueryState
         isPending={scans.isPending}

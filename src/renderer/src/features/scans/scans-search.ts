@@ -102,6 +102,16 @@ export function toScanListQuery(search: ScansSearch): Record<string, string | nu
   };
 }
 
+/** GET /v1/exports/scans for the list as it is filtered and ordered, without its paging. */
+export function exportUrl(search: ScansSearch, format: 'csv' | 'json'): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(toScanListQuery(search))) {
+    if (value !== undefined && key !== 'limit' && key !== 'offset') params.set(key, String(value));
+  }
+  params.set('format', format);
+  return `/v1/exports/scans?${params}`;
+}
+
 /** The header's state for `aria-sort`: only the column the list is ordered by has one. */
 export function sortState(sort: ScanListSort | undefined, column: SortColumn): 'ascending' | 'descending' | undefined {
   const active = sort ?? DEFAULT_SCAN_LIST_SORT;
