@@ -85,8 +85,11 @@ export const TimelinePage = Type.Object({
 });
 export type TimelinePage = Static<typeof TimelinePage>;
 
+/** Scans per exported evidence package. */
+export const EXPORT_MAX_SCANS = 1000;
+
 export const ExportBody = Type.Object(
-  { scan_ids: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }) },
+  { scan_ids: Type.Array(Id, { minItems: 1, maxItems: EXPORT_MAX_SCANS, uniqueItems: true }) },
   { additionalProperties: false },
 );
 export type ExportBody = Static<typeof ExportBody>;

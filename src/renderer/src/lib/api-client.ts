@@ -1,4 +1,5 @@
 import { ServerError } from '../../../shared/api/server-error';
+import { attachmentName } from './attachment-name';
 
 export { ServerError };
 
@@ -66,4 +67,30 @@ export function uploadWithProgress<T>(
     };
     request.send(file);
   });
+}
+
+/**
+ * POSTs `body` and saves the file the server answers (an evidence package, say) as the browser's
+ * download, under the server's filename.
+ */
+export async function apiDownload(path: string, body: unknown, fallbackName: string): Promise<string> {
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw await toServerError(response);
+  const name = attachmentName(response.headers.get('Content-Disposition'), fallbackName);
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.click();
+  } finally {
+    // The click has handed the blob to the download; the URL may go once the event loop turns.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+  return name;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listKeyAction } from '../../../../src/renderer/src/features/scans/list-keys';
+import { clickPage, clickRow, EMPTY_SELECTION, pageState } from '../../../../src/renderer/src/features/scans/selection';
+import { attachmentName } from '../../../../src/renderer/src/lib/attachment-name';
 import {
   nextDay,
   pageInfo,
@@ -159,5 +161,48 @@ describe('exportUrl', () => {
       until: '2026-11-21',
       format: 'csv',
     });
+  });
+});
+
+describe('selection', () => {
+  const page = ['a', 'b', 'c', 'd', 'e'];
+
+  it('toggles one row and remembers it as the anchor', () => {
+    const one = clickRow(EMPTY_SELECTION, 'b', page, false);
+    expect([...one.ids]).toEqual(['b']);
+    expect(one.anchor).toBe('b');
+    expect([...clickRow(one, 'b', page, false).ids]).toEqual([]);
+  });
+
+  it('shift-click sets every row between the anchor and the row to the new state', () => {
+    const range = clickRow(clickRow(EMPTY_SELECTION, 'b', page, false), 'd', page, true);
+    expect([...range.ids].sort()).toEqual(['b', 'c', 'd']);
+    const backwards = clickRow(clickRow(EMPTY_SELECTION, 'e', page, false), 'c', page, true);
+    expect([...backwards.ids].sort()).toEqual(['c', 'd', 'e']);
+    // Shift-clicking a ticked row unticks the range.
+    const off = clickRow(range, 'c', page, true);
+    expect([...off.ids].sort()).toEqual(['b']);
+  });
+
+  it('keeps rows of other pages, and without an anchor on this page shift is a plain click', () => {
+    const other = clickRow(EMPTY_SELECTION, 'x', ['x', 'y'], false);
+    const here = clickRow(other, 'c', page, true);
+    expect([...here.ids].sort()).toEqual(['c', 'x']);
+  });
+
+  it('the page checkbox ticks the whole page, or unticks it when all were, and says mixed', () => {
+    const all = clickPage(EMPTY_SELECTION, page);
+    expect(pageState(all, page)).toBe('all');
+    expect(pageState(clickRow(all, 'a', page, false), page)).toBe('some');
+    expect(pageState(clickPage(all, page), page)).toBe('none');
+  });
+});
+
+describe('attachmentName', () => {
+  it('prefers filename*, falls back to filename, then to the default', () => {
+    expect(attachmentName(`attachment; filename="a.zip"; filename*=UTF-8''%C3%A9t%C3%A9.zip`, 'x')).toBe('été.zip');
+    expect(attachmentName('attachment; filename="a.zip"', 'x')).toBe('a.zip');
+    expect(attachmentName(`attachment; filename*=UTF-8''%E0%A4`, 'x')).toBe('x');
+    expect(attachmentName(null, 'x')).toBe('x');
   });
 });

@@ -1,10 +1,12 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
 import { QueryState } from '../../components/QueryState';
 import { NewScansPill } from '../live/NewScansPill';
 import { ListDownloads } from './ListDownloads';
+import { clickPage, clickRow, EMPTY_SELECTION, pageState } from './selection';
+import { SelectionBar } from './SelectionBar';
 import { Pager } from './Pager';
 import { ScanFilters } from './ScanFilters';
 import {
@@ -40,6 +42,8 @@ export function ScansPage() {
   const info = pageInfo(offset, limit, rows.length, scans.data?.total ?? 0);
   const sortBy = useCallback((column: SortColumn) => go(toggleSort(search, column)), [go, search]);
   const queryClient = useQueryClient();
+  const [selection, setSelection] = useState(EMPTY_SELECTION);
+  const pageIds = useMemo(() => rows.map((scan) => scan.id), [rows]);
   const shown = useMemo(() => new Set(rows.map((scan) => scan.id)), [rows]);
   const showNew = useCallback(() => {
     go({ ...search, offset: undefined });
@@ -62,6 +66,7 @@ export function ScansPage() {
           className={scans.isPlaceholderData ? 'scans-results is-stale' : 'scans-results'}
           aria-busy={scans.isFetching}
         >
+          <SelectionBar selection={selection} search={search} total={scans.data?.total ?? 0} onSelect={setSelection} />
           <Pager
             info={info}
             limit={limit}
@@ -71,7 +76,16 @@ export function ScansPage() {
           {rows.length === 0 ? (
             <p className="state">This page is past the last scan.</p>
           ) : (
-            <ScansTable rows={rows} sort={search.sort} onSort={sortBy} onOpen={open} />
+            <ScansTable
+              rows={rows}
+              sort={search.sort}
+              onSort={sortBy}
+              onOpen={open}
+              checked={selection.ids}
+              onCheck={(scan, shift) => setSelection((current) => clickRow(current, scan.id, pageIds, shift))}
+              onCheckPage={() => setSelection((current) => clickPage(current, pageIds))}
+              pageChecked={pageState(selection, pageIds)}
+            />
           )}
         </div>
       </QueryState>

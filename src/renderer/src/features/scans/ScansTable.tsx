@@ -53,13 +53,27 @@ interface ScansTableProps {
   sort: ScanListSort | undefined;
   onSort: (column: SortColumn) => void;
   onOpen: (scan: ScanSummary) => void;
+  /** Ticked scans (for export), across pages. */
+  checked: ReadonlySet<string>;
+  onCheck: (scan: ScanSummary, shift: boolean) => void;
+  onCheckPage: () => void;
+  pageChecked: 'all' | 'some' | 'none';
 }
 
 /**
  * One page of scans, virtualized (a page may hold 500 rows); j/k select, Enter or a click opens.
  * The Time and Tokens headers order the whole list on the server, not just this page.
  */
-export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
+export function ScansTable({
+  rows,
+  sort,
+  onSort,
+  onOpen,
+  checked,
+  onCheck,
+  onCheckPage,
+  pageChecked,
+}: ScansTableProps) {
   // The app does not use the React Compiler; the warning is about its memoization only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({ data: rows, columns: COLUMNS, getCoreRowModel: getCoreRowModel() });
@@ -105,6 +119,17 @@ export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
+              <th scope="col" className="col-check">
+                <input
+                  type="checkbox"
+                  aria-label="Select every scan on this page"
+                  checked={pageChecked === 'all'}
+                  ref={(box) => {
+                    if (box) box.indeterminate = pageChecked === 'some';
+                  }}
+                  onChange={onCheckPage}
+                />
+              </th>
               {group.headers.map((header) => {
                 const id = header.column.id;
                 const label = flexRender(header.column.columnDef.header, header.getContext());
@@ -133,7 +158,7 @@ export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
         <tbody>
           {paddingTop > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: paddingTop, padding: 0 }} />
+              <td colSpan={COLUMNS.length + 1} style={{ height: paddingTop, padding: 0 }} />
             </tr>
           )}
           {items.map((item) => {
@@ -148,6 +173,15 @@ export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
                 style={{ height: ROW_HEIGHT }}
                 onClick={() => onOpen(row.original)}
               >
+                <td className="col-check" onClick={(event) => event.stopPropagation()}>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${row.original.id}`}
+                    checked={checked.has(row.original.id)}
+                    onChange={() => undefined}
+                    onClick={(event) => onCheck(row.original, event.shiftKey)}
+                  />
+                </td>
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={`col-${cell.column.id}`}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -158,7 +192,7 @@ export function ScansTable({ rows, sort, onSort, onOpen }: ScansTableProps) {
           })}
           {paddingBottom > 0 && (
             <tr aria-hidden="true">
-              <td colSpan={COLUMNS.length} style={{ height: paddingBottom, padding: 0 }} />
+              <td colSpan={COLUMNS.length + 1} style={{ height: paddingBottom, padding: 0 }} />
             </tr>
           )}
         </tbody>

@@ -1,0 +1,82 @@
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ScanList } from '../../../../shared/api/scans';
+import { EXPORT_MAX_SCANS } from '../../../../shared/api/evidence';
+import { ErrorMessage } from '../../components/QueryState';
+import { apiDownload, apiGet } from '../../lib/api-client';
+import { toScanListQuery, type ScansSearch } from './scans-search';
+import type { Selection } from './selection';
+
+const PAGE = 500;
+
+/** The ids of every scan the list's filters match, in its order, up to `max`. */
+async function matchingIds(search: ScansSearch, max: number): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | undefined;
+  while (ids.length < max) {
+    const query = { ...toScanListQuery(search), offset: 0, limit: Math.min(PAGE, max - ids.length), after };
+    const page = await apiGet<ScanList>('/v1/scans', query);
+    ids.push(...page.scans.map((scan) => scan.id));
+    if (page.scans.length < query.limit) break;
+    after = page.scans[page.scans.length - 1]!.id;
+  }
+  return ids;
+}
+
+/** What is selected, across pages, and what can be done with it: export one evidence package. */
+export function SelectionBar({
+  selection,
+  search,
+  total,
+  onSelect,
+}: {
+  selection: Selection;
+  search: ScansSearch;
+  total: number;
+  onSelect: (next: Selection) => void;
+}) {
+  const [notice, setNotice] = useState<string>();
+  const selectAll = useMutation({
+    mutationFn: () => matchingIds(search, EXPORT_MAX_SCANS),
+    onSuccess: (ids) => onSelect({ ids: new Set(ids), anchor: undefined }),
+  });
+  const exportZip = useMutation({
+    mutationFn: () => apiDownload('/v1/evidence/exports', { scan_ids: [...selection.ids] }, 'scandesk-evidence.zip'),
+    onSuccess: (name) => setNotice(`Saved ${name}.`),
+  });
+  const count = selection.ids.size;
+  const capped = total > EXPORT_MAX_SCANS;
+  const allLabel = capped
+    ? `Select the first ${EXPORT_MAX_SCANS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching (the export limit)`
+    : `Select all ${total.toLocaleString('en-US')} matching`;
+
+  return (
+    <div className="selection-bar" role="region" aria-label="Selection">
+      <span aria-live="polite">{count === 0 ? 'No scans selected' : `${count.toLocaleString('en-US')} selected`}</span>
+      {count < Math.min(total, EXPORT_MAX_SCANS) && (
+        <button type="button" onClick={() => selectAll.mutate()} disabled={selectAll.isPending}>
+          {selectAll.isPending ? 'Selecting…' : allLabel}
+        </button>
+      )}
+      {count > 0 && (
+        <>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => exportZip.mutate()}
+            disabled={exportZip.isPending || count > EXPORT_MAX_SCANS}
+            title={count > EXPORT_MAX_SCANS ? `At most ${EXPORT_MAX_SCANS} scans per package` : undefined}
+          >
+            {exportZip.isPending ? 'Exporting…' : 'Export evidence (ZIP)'}
+          </button>
+          <button type="button" onClick={() => onSelect({ ids: new Set(), anchor: undefined })}>
+            Clear
+          </button>
+        </>
+      )}
+      {notice && !exportZip.isPending && <span className="muted">{notice}</span>}
+      {selectAll.error && <ErrorMessage error={selectAll.error} />}
+      {exportZip.error && <ErrorMessage error={exportZip.error} />}
+    </div>
+  );
+}
