@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import yauzl from 'yauzl';
 import type { ScanList } from '../../src/shared/api/scans';
 import { expect, signIn, test } from './fixtures';
@@ -23,7 +24,7 @@ function packageScanIds(file: string): Promise<string[]> {
   });
 }
 
-const box = (page: import('@playwright/test').Page, id: string) => page.getByRole('checkbox', { name: `Select ${id}` });
+const box = (page: Page, id: string) => page.getByRole('checkbox', { name: `Select ${id}` });
 
 test('select rows, a shift-click range and a page, keep them across pages, export them as one package', async ({
   page,
