@@ -1,8 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
-import { Policy } from '../../shared/api/policies';
+import { Policy, PolicyPreviewBody, ReevaluateBody } from '../../shared/api/policies';
+import { progressStream } from '../http/progress-stream';
 import type { RouteDeps } from '../http/route-types';
 import { readPolicy, replacePolicy } from './policies.service';
+import { checkImpactRequest, previewPolicy, reevaluate } from './policy-impact.service';
+
+const NDJSON = 'application/x-ndjson; charset=utf-8';
+const progressResponse = {
+  200: {
+    description:
+      'application/x-ndjson: `{"progress":{"done","total"}}` lines, then `{"result": PolicyComparison}` ' +
+      '(or `{"error": Error}` when it fails after answering began)',
+    type: 'string',
+  },
+};
 
 const tags = ['policies'];
 
@@ -25,5 +37,53 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     async (request) => replacePolicy(db, request.params.id, request.user.id, request.body),
+  );
+
+  app.post(
+    '/v1/organizations/:id/policy/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          "What a draft policy would flag over the organization's stored scans of a range (owner, admin); writes nothing",
+        params: OrganizationParams,
+        body: PolicyPreviewBody,
+        produces: ['application/x-ndjson'],
+        response: progressResponse,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await checkImpactRequest(db, id, request.user.id, request.body);
+      const stream = progressStream(
+        (progress) => previewPolicy(db, id, request.user.id, request.body, progress),
+        (error) => request.log.error(error),
+      );
+      return reply.type(NDJSON).send(stream as unknown as string);
+    },
+  );
+
+  app.post(
+    '/v1/organizations/:id/policy/reevaluate',
+    {
+      schema: {
+        tags,
+        summary:
+          "Apply the saved policy to the organization's submitted scans of a range, all or nothing (owner, admin); imported scans keep their package's violations",
+        params: OrganizationParams,
+        body: ReevaluateBody,
+        produces: ['application/x-ndjson'],
+        response: progressResponse,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await checkImpactRequest(db, id, request.user.id, request.body);
+      const stream = progressStream(
+        (progress) => reevaluate(db, id, request.user.id, request.body, progress),
+        (error) => request.log.error(error),
+      );
+      return reply.type(NDJSON).send(stream as unknown as string);
+    },
   );
 };

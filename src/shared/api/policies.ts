@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Label, TokenCount } from './common';
+import { DateOrDateTime, Label, TokenCount } from './common';
 
 const Limit = Type.Union([TokenCount, Type.Null()]);
 const Names = Type.Array(Label, { maxItems: 1000 });
@@ -23,3 +23,42 @@ export const EMPTY_POLICY: Policy = {
   blocked_tools: [],
   blocked_actions: [],
 };
+
+/** What a policy flags over some scans: flagged scans, violations, by rule and by severity. */
+export const PolicyImpact = Type.Object({
+  flagged_scans: Type.Integer({ minimum: 0 }),
+  violations: Type.Integer({ minimum: 0 }),
+  by_rule: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+  by_severity: Type.Record(Type.String(), Type.Integer({ minimum: 0 })),
+});
+export type PolicyImpact = Static<typeof PolicyImpact>;
+
+/** The longest range one preview or re-evaluation covers. */
+export const IMPACT_MAX_DAYS = 366;
+
+const ImpactRange = {
+  since: DateOrDateTime,
+  until: DateOrDateTime,
+};
+
+/** `POST /v1/organizations/:id/policy/preview` (extension): a draft policy over stored scans. */
+export const PolicyPreviewBody = Type.Object({ policy: Policy, ...ImpactRange }, { additionalProperties: false });
+export type PolicyPreviewBody = Static<typeof PolicyPreviewBody>;
+
+/** `POST /v1/organizations/:id/policy/reevaluate` (extension): the saved policy applied to stored scans. */
+export const ReevaluateBody = Type.Object(ImpactRange, { additionalProperties: false });
+export type ReevaluateBody = Static<typeof ReevaluateBody>;
+
+export const PolicyComparison = Type.Object({
+  /** Submitted scans of the range: the ones a policy applies to. */
+  scanned: Type.Integer({ minimum: 0 }),
+  /** Imported scans of the range: they keep the violations their package holds. */
+  imported_skipped: Type.Integer({ minimum: 0 }),
+  /** What is stored now. */
+  current: PolicyImpact,
+  /** What the policy would store (preview) or stored (re-evaluation). */
+  policy: PolicyImpact,
+  /** Scans whose violations differ between the two. */
+  changed_scans: Type.Integer({ minimum: 0 }),
+});
+export type PolicyComparison = Static<typeof PolicyComparison>;
