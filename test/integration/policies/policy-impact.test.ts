@@ -233,16 +233,14 @@ describe('policy preview and re-evaluation', () => {
       expectError(await post('reevaluate', { since: SINCE, until: '2002-01-01T00:00:00Z' }), 400, 'validation_failed')
         .message,
     ).toMatch(/366 days/);
-    expect(
-      expectError(
-        await ctx.request({
-          method: 'POST',
-          url: '/v1/organizations/org_nope/policy/reevaluate',
-          payload: { since: SINCE, until: UNTIL },
-        }),
-        404,
-        'not_found',
-      ).code,
-    ).toBe('not_found');
+    expectError(
+      await ctx.request({
+        method: 'POST',
+        url: '/v1/organizations/org_nope/policy/reevaluate',
+        payload: { since: SINCE, until: UNTIL },
+      }),
+      404,
+      'not_found',
+    );
   });
 });

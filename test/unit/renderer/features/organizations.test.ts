@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { change, impactRows } from '../../../../src/renderer/src/features/organizations/impact-rows';
 import { EMPTY_POLICY } from '../../../../src/shared/api/policies';
 import { nameProblem } from '../../../../src/renderer/src/features/organizations/name-rule';
 import {
@@ -102,5 +103,34 @@ describe('policy form', () => {
   it('shows a stored policy as text', () => {
     const form = policyToForm({ ...EMPTY_POLICY, max_tokens_per_request: 7, allowed_tools: ['a', 'b'] });
     expect(form).toMatchObject({ maxTokensPerRequest: '7', anyTool: false, allowedTools: 'a\nb' });
+  });
+});
+
+describe('impactRows', () => {
+  const comparison = {
+    scanned: 10,
+    imported_skipped: 0,
+    changed_scans: 3,
+    current: { flagged_scans: 2, violations: 3, by_rule: { 'tool.blocked': 3 }, by_severity: { critical: 3 } },
+    policy: {
+      flagged_scans: 4,
+      violations: 5,
+      by_rule: { 'tool.blocked': 1, 'action.blocked': 4 },
+      by_severity: { critical: 1, high: 4 },
+    },
+  };
+
+  it('lists totals, every rule either side flags, and every severity, with the change', () => {
+    const rows = impactRows(comparison);
+    expect(rows.map((r) => [r.label, r.current, r.policy, change(r)])).toEqual([
+      ['Flagged scans', 2, 4, '+2'],
+      ['Violations', 3, 5, '+2'],
+      ['Blocked action', 0, 4, '+4'],
+      ['Blocked tool', 3, 1, '−2'],
+      ['Severity low', 0, 0, '0'],
+      ['Severity medium', 0, 0, '0'],
+      ['Severity high', 0, 4, '+4'],
+      ['Severity critical', 3, 1, '−2'],
+    ]);
   });
 });

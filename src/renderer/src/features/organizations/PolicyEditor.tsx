@@ -5,6 +5,7 @@ import { GuardedButton } from './Guarded';
 import type { Permission } from './permissions';
 import { formToPolicy, policyToForm, type PolicyForm, type PolicyFormErrors } from './policy-form';
 import type { useSavePolicy } from './policy-api';
+import { PolicyImpactPanel } from './PolicyImpactPanel';
 
 function Field({
   label,
@@ -41,10 +42,12 @@ function Field({
 }
 
 export function PolicyEditor({
+  orgId,
   policy,
   permission,
   save,
 }: {
+  orgId: string;
   policy: Policy;
   permission: Permission;
   /** Owned by the tab: the editor remounts on every saved policy, the mutation's state must survive it. */
@@ -154,6 +157,16 @@ export function PolicyEditor({
         )}
       </div>
       {save.error ? <ErrorMessage error={save.error} /> : null}
+      <PolicyImpactPanel
+        orgId={orgId}
+        mode="preview"
+        disabled={off}
+        policy={() => {
+          const parsed = formToPolicy(form);
+          if ('errors' in parsed) setErrors(parsed.errors);
+          return 'policy' in parsed ? parsed.policy : undefined;
+        }}
+      />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import type { Policy } from '../../../../shared/api/policies';
 import { QueryState } from '../../components/QueryState';
 import { permission } from './permissions';
 import { PolicyEditor } from './PolicyEditor';
+import { PolicyImpactPanel } from './PolicyImpactPanel';
 import { usePolicy, useSavePolicy } from './policy-api';
 
 export function PolicyTab({ orgId, role }: { orgId: string; role: Role | undefined }) {
@@ -11,10 +12,14 @@ export function PolicyTab({ orgId, role }: { orgId: string; role: Role | undefin
   return (
     <section aria-labelledby="org-policy-heading">
       <h3 id="org-policy-heading">Policy</h3>
-      <p className="org-muted">Applies to scans submitted from now on; violations come from these rules.</p>
+      <p className="org-muted">
+        Applies to scans submitted from now on; violations come from these rules. Preview a draft's impact before
+        saving, and re-evaluate stored scans after.
+      </p>
       <QueryState isPending={policy.isPending} error={policy.error}>
         {policy.data && (
           <PolicyEditor
+            orgId={orgId}
             key={policyKey(policy.data)}
             save={save}
             policy={policy.data}
@@ -22,6 +27,14 @@ export function PolicyTab({ orgId, role }: { orgId: string; role: Role | undefin
           />
         )}
       </QueryState>
+      {policy.data && (
+        <PolicyImpactPanel
+          orgId={orgId}
+          mode="reevaluate"
+          disabled={!permission(role, 'edit-policy').allowed}
+          policy={() => policy.data}
+        />
+      )}
     </section>
   );
 }

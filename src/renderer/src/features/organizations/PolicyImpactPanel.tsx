@@ -1,0 +1,133 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { Policy, PolicyComparison } from '../../../../shared/api/policies';
+import { DAY_MS } from '../../../../shared/time';
+import { ErrorMessage } from '../../components/QueryState';
+import { change, impactRows } from './impact-rows';
+import { streamImpact, type ImpactProgress } from './policy-impact-api';
+
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const policyPath = (orgId: string, action: string) => `/v1/organizations/${encodeURIComponent(orgId)}/policy/${action}`;
+
+function ImpactTable({ comparison, policyLabel }: { comparison: PolicyComparison; policyLabel: string }) {
+  return (
+    <table className="impact-table">
+      <caption>
+        {comparison.scanned.toLocaleString('en-US')} submitted scans in the range
+        {comparison.imported_skipped > 0 &&
+          ` (${comparison.imported_skipped.toLocaleString('en-US')} imported ones keep their package's violations)`}
+        ; {comparison.changed_scans.toLocaleString('en-US')} would change.
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">What</th>
+          <th scope="col">Stored now</th>
+          <th scope="col">{policyLabel}</th>
+          <th scope="col">Change</th>
+        </tr>
+      </thead>
+      <tbody>
+        {impactRows(comparison).map((row) => (
+          <tr key={row.label}>
+            <th scope="row">{row.label}</th>
+            <td>{row.current.toLocaleString('en-US')}</td>
+            <td>{row.policy.toLocaleString('en-US')}</td>
+            <td>{change(row)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * What a policy flags over the organization's stored scans of a range, beside what is stored:
+ * the draft while editing ("preview"), or the saved policy before re-evaluating stored scans
+ * ("reevaluate", which then applies it after a confirmation). Progress shows as it runs.
+ */
+export function PolicyImpactPanel({
+  orgId,
+  mode,
+  policy,
+  disabled,
+}: {
+  orgId: string;
+  mode: 'preview' | 'reevaluate';
+  /** The policy to measure: the form's draft (undefined while it has errors) or the saved one. */
+  policy: () => Policy | undefined;
+  disabled: boolean;
+}) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const [since, setSince] = useState(() => day(Date.now() - 30 * DAY_MS));
+  const [until, setUntil] = useState(() => day(Date.now()));
+  const [progress, setProgress] = useState<ImpactProgress>();
+  const range = {
+    since: `${since}T00:00:00Z`,
+    until: new Date(Date.parse(`${until}T00:00:00Z`) + DAY_MS).toISOString(),
+  };
+  const preview = useMutation({
+    mutationFn: (measured: Policy) =>
+      streamImpact(policyPath(orgId, 'preview'), { policy: measured, ...range }, setProgress),
+  });
+  const apply = useMutation({
+    mutationFn: () => streamImpact(policyPath(orgId, 'reevaluate'), range, setProgress),
+    onSuccess: () => {
+      preview.reset();
+      void queryClient.invalidateQueries({ queryKey: ['stats'] });
+      void queryClient.invalidateQueries({ queryKey: ['scans'] });
+    },
+  });
+  const running = preview.isPending || apply.isPending;
+  const start = () => {
+    const measured = policy();
+    if (!measured) return;
+    apply.reset();
+    setProgress(undefined);
+    preview.mutate(measured);
+  };
+  const label = mode === 'preview' ? 'With this draft' : 'With the saved policy';
+
+  return (
+    <section className="impact-panel card" aria-labelledby={`${id}-heading`}>
+      <h4 id={`${id}-heading`}>{mode === 'preview' ? 'Preview impact' : 'Re-evaluate stored scans'}</h4>
+      <p className="org-muted">
+        {mode === 'preview'
+          ? 'What this draft would flag over stored scans, before you save it. Nothing is written.'
+          : 'Apply the saved policy to scans submitted before it changed, so that lists and the overview follow the current rules. All or nothing; see the difference first.'}
+      </p>
+      <div className="org-row">
+        <label htmlFor={`${id}-since`}>From</label>
+        <input id={`${id}-since`} type="date" value={since} onChange={(e) => setSince(e.target.value)} />
+        <label htmlFor={`${id}-until`}>to</label>
+        <input id={`${id}-until`} type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
+        <button type="button" onClick={start} disabled={disabled || running}>
+          {mode === 'preview' ? 'Preview impact' : 'Preview re-evaluation'}
+        </button>
+      </div>
+      {running && (
+        <p role="status">
+          {apply.isPending ? 'Re-evaluating' : 'Evaluating'}{' '}
+          {progress
+            ? `${progress.done.toLocaleString('en-US')} of ${progress.total.toLocaleString('en-US')} scans`
+            : '…'}{' '}
+          <progress value={progress?.done ?? 0} max={progress?.total || 1} aria-label="Progress" />
+        </p>
+      )}
+      {preview.data && !apply.isPending && <ImpactTable comparison={preview.data} policyLabel={label} />}
+      {mode === 'reevaluate' && preview.data && !running && preview.data.changed_scans > 0 && (
+        <button type="button" className="danger" onClick={() => apply.mutate()}>
+          Re-evaluate {preview.data.changed_scans.toLocaleString('en-US')} scans
+        </button>
+      )}
+      {apply.data && (
+        <p role="status">
+          Re-evaluated: {apply.data.changed_scans.toLocaleString('en-US')} scans changed;{' '}
+          {apply.data.policy.violations.toLocaleString('en-US')} violations stored for the range.
+        </p>
+      )}
+      {preview.error && <ErrorMessage error={preview.error} />}
+      {apply.error && <ErrorMessage error={apply.error} />}
+    </section>
+  );
+}
