@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
 import { Policy, PolicyPreviewBody, ReevaluateBody } from '../../shared/api/policies';
-import { progressStream } from '../http/progress-stream';
+import type { FastifyReply } from 'fastify';
+import { progressStream, type ProgressReport } from '../http/progress-stream';
 import type { RouteDeps } from '../http/route-types';
 import { readPolicy, replacePolicy } from './policies.service';
 import { checkImpactRequest, previewPolicy, reevaluate } from './policy-impact.service';
@@ -39,6 +40,18 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     async (request) => replacePolicy(db, request.params.id, request.user.id, request.body),
   );
 
+  /** Refusals first, as ordinary errors; then the work answers NDJSON progress and its result. */
+  const answerWithProgress = async (
+    orgId: string,
+    userId: string,
+    range: { since: string; until: string },
+    reply: FastifyReply,
+    work: (progress: ProgressReport) => Promise<unknown>,
+  ) => {
+    await checkImpactRequest(db, orgId, userId, range);
+    return reply.type(NDJSON).send(progressStream(work, (error) => reply.log.error(error)));
+  };
+
   app.post(
     '/v1/organizations/:id/policy/preview',
     {
@@ -52,15 +65,10 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         response: progressResponse,
       },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      await checkImpactRequest(db, id, request.user.id, request.body);
-      const stream = progressStream(
-        (progress) => previewPolicy(db, id, request.user.id, request.body, progress),
-        (error) => request.log.error(error),
-      );
-      return reply.type(NDJSON).send(stream as unknown as string);
-    },
+    (request, reply) =>
+      answerWithProgress(request.params.id, request.user.id, request.body, reply, (progress) =>
+        previewPolicy(db, request.params.id, request.user.id, request.body, progress),
+      ),
   );
 
   app.post(
@@ -76,14 +84,9 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         response: progressResponse,
       },
     },
-    async (request, reply) => {
-      const { id } = request.params;
-      await checkImpactRequest(db, id, request.user.id, request.body);
-      const stream = progressStream(
-        (progress) => reevaluate(db, id, request.user.id, request.body, progress),
-        (error) => request.log.error(error),
-      );
-      return reply.type(NDJSON).send(stream as unknown as string);
-    },
+    (request, reply) =>
+      answerWithProgress(request.params.id, request.user.id, request.body, reply, (progress) =>
+        reevaluate(db, request.params.id, request.user.id, request.body, progress),
+      ),
   );
 };
