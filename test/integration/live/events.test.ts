@@ -9,6 +9,7 @@ import type { ScanSummary } from '../../../src/shared/api/scans';
 import { openDatabase } from '../../../src/main/db/open-database';
 import type { App } from '../../../src/main/http/route-types';
 import { buildApp } from '../../../src/main/server/app';
+import { expectError } from '../../helpers/assertions';
 import { openEventStream, type EventStreamClient, type StreamEvent } from '../../helpers/event-stream';
 import { createOrg, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
@@ -140,6 +141,11 @@ describe('GET /v1/events', () => {
       await other?.close();
       await otherDb.destroy();
     }
+  });
+
+  it('refuses a caller without a token, and other methods, in the API error shape', async () => {
+    expectError(await ctx.request({ method: 'GET', url: '/v1/events', as: null }), 401, 'unauthorized');
+    expectError(await ctx.request({ method: 'POST', url: '/v1/events' }), 405, 'method_not_allowed');
   });
 
   it('ends open streams when the server closes', async () => {

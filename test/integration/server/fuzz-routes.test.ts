@@ -584,8 +584,11 @@ beforeAll(async () => {
   const response = await ctx.request({ method: 'GET', url: '/v1/openapi.json' });
   expect(response.statusCode).toBe(200);
   const doc = response.json() as { paths: Record<string, Record<string, OpenApiOperation>> };
+  // GET /v1/events answers a stream that never ends by design (an in-process request would wait
+  // for ever); test/integration/live/events.test.ts covers it, refusals included.
+  const endless = new Set(['/v1/events']);
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, spec]) => {
+    Object.entries(endless.has(path) ? {} : methods).map(([method, spec]) => {
       const parameters = spec.parameters ?? [];
       const content = spec.requestBody?.content ?? {};
       return {
