@@ -1,7 +1,6 @@
 import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
 import type { Db, Executor } from '../db/database';
 import { tupleReader } from '../db/tuple-reader';
-import { bucketIndex } from '../db/sql-math';
 import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
 import { GridRecorder } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
@@ -138,12 +137,17 @@ export async function* timelineTupleChunks(db: Db, scanId: string, chunkSize = 5
   }
 }
 
-/** The first and last timestamp of a timeline, or null when it is empty. */
+/**
+ * The first and last timestamp of a timeline, or null when it is empty: two scalar subqueries,
+ * since SQLite answers a lone min() or max() from the index end but walks every entry for both.
+ */
 export async function timelineBounds(db: Executor, scanId: string): Promise<{ first: number; last: number } | null> {
+  const entries = db.selectFrom('timeline_entries').where('scan_id', '=', scanId);
   const bounds = await db
-    .selectFrom('timeline_entries')
-    .select((eb) => [eb.fn.min('timestamp').as('first'), eb.fn.max('timestamp').as('last')])
-    .where('scan_id', '=', scanId)
+    .selectNoFrom([
+      entries.select((eb) => eb.fn.min<number>('timestamp').as('t')).as('first'),
+      entries.select((eb) => eb.fn.max<number>('timestamp').as('t')).as('last'),
+    ])
     .executeTakeFirst();
   if (bounds?.first === null || bounds?.first === undefined || bounds.last === null) return null;
   return { first: Number(bounds.first), last: Number(bounds.last) };
@@ -169,14 +173,15 @@ export async function timelineAggregate(db: Executor, scanId: string, from: numb
 
 /**
  * Violations tied to a timeline entry in [since, until), counted per bucket of `width` ms from
- * `origin`: bucket index → count.
+ * `origin`: bucket index → count. The query walks the scan's violations and looks each entry up
+ * by its key; bounding it by timestamp made SQLite walk the window's entries instead (100 ms on a
+ * million), so the window is applied here.
  */
 export async function violationBucketCounts(
   db: Executor,
   scanId: string,
   window: { origin: number; width: number; since: number; until: number },
 ): Promise<Map<number, number>> {
-  const { origin: first, width } = window;
   const rows = await db
     .selectFrom('violations')
     .innerJoin('timeline_entries', (join) =>
@@ -184,16 +189,17 @@ export async function violationBucketCounts(
         .onRef('timeline_entries.scan_id', '=', 'violations.scan_id')
         .onRef('timeline_entries.seq', '=', 'violations.timeline_index'),
     )
-    .select((eb) => [
-      bucketIndex(eb.ref('timeline_entries.timestamp'), first, width).as('bucket'),
-      eb.fn.countAll<number>().as('count'),
-    ])
+    .select('timeline_entries.timestamp')
     .where('violations.scan_id', '=', scanId)
-    .where('timeline_entries.timestamp', '>=', window.since)
-    .where('timeline_entries.timestamp', '<', window.until)
-    .groupBy('bucket')
     .execute();
-  return new Map(rows.map((row) => [Number(row.bucket), Number(row.count)]));
+  const counts = new Map<number, number>();
+  for (const { timestamp } of rows) {
+    const t = Number(timestamp);
+    if (t < window.since || t >= window.until) continue;
+    const bucket = Math.floor((t - window.origin) / window.width);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /**
