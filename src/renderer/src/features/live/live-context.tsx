@@ -19,6 +19,9 @@ interface LiveState {
 const HEARD_LIMIT = 5000;
 /** Overview numbers refresh at most this often under a stream of submissions. */
 const REFRESH_MS = 2000;
+/** A stream the browser gave up on is reopened after this, doubling up to REOPEN_MAX_MS. */
+const REOPEN_MS = 1000;
+const REOPEN_MAX_MS = 30_000;
 
 const LiveContext = createContext<LiveState>({ status: 'connecting', heard: [] });
 
@@ -47,28 +50,42 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: ['stats'] });
       }, wait);
     };
-    const source = new EventSource('/v1/events');
+    let source: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let attempts = 0;
     let dropped = false;
-    source.onopen = () => {
-      if (dropped) void queryClient.invalidateQueries();
-      dropped = false;
-      setState((current) => ({ ...current, status: 'live' }));
+    const open = () => {
+      source = new EventSource('/v1/events');
+      source.onopen = () => {
+        if (dropped) void queryClient.invalidateQueries();
+        dropped = false;
+        attempts = 0;
+        setState((current) => ({ ...current, status: 'live' }));
+      };
+      source.onerror = () => {
+        dropped = true;
+        setState((current) => ({ ...current, status: 'reconnecting' }));
+        // The browser retries a dropped connection by itself, but gives up for good on an answer
+        // that is not an event stream (a 502 from a proxy, a server still starting): reopen then.
+        if (source?.readyState !== EventSource.CLOSED) return;
+        source.close();
+        attempts += 1;
+        reopen = setTimeout(open, Math.min(REOPEN_MAX_MS, REOPEN_MS * 2 ** Math.min(attempts - 1, 5)));
+      };
+      source.addEventListener('scans', (event) => {
+        const { scans } = JSON.parse((event as MessageEvent<string>).data) as { scans: ScanSummary[] };
+        const at = Date.now();
+        setState((current) => ({
+          ...current,
+          heard: [...current.heard, ...scans.map((scan) => ({ scan, at }))].slice(-HEARD_LIMIT),
+        }));
+        throttledStatsRefresh();
+      });
     };
-    source.onerror = () => {
-      dropped = true;
-      setState((current) => ({ ...current, status: 'reconnecting' }));
-    };
-    source.addEventListener('scans', (event) => {
-      const { scans } = JSON.parse((event as MessageEvent<string>).data) as { scans: ScanSummary[] };
-      const at = Date.now();
-      setState((current) => ({
-        ...current,
-        heard: [...current.heard, ...scans.map((scan) => ({ scan, at }))].slice(-HEARD_LIMIT),
-      }));
-      throttledStatsRefresh();
-    });
+    open();
     return () => {
-      source.close();
+      source?.close();
+      clearTimeout(reopen);
       clearTimeout(pending.timer);
     };
   }, [queryClient]);
