@@ -1,18 +1,8 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import {
-  CompiledQuery,
-  Kysely,
-  SqliteAdapter,
-  SqliteDialect,
-  SqliteDriver,
-  type DatabaseConnection,
-  type DialectAdapter,
-  type Driver,
-  type SqliteDatabase,
-  type SqliteDialectConfig,
-} from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver, type SqliteDatabase } from 'kysely';
 import type { Database } from './database';
+import { TwoHandleSqliteDriver } from './sqlite-driver';
 
 export interface OpenOptions {
   /** Path of an Electron-ABI build of better-sqlite3; Node uses the package's own binary. */
@@ -31,18 +21,11 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 // Kysely begins transactions DEFERRED: they start as readers and become writers at their first
 // write. In WAL mode, if another connection (the CLI's demo loader, the desktop app, any process
 // on the same data directory) committed in between, that upgrade fails at once with SQLITE_BUSY:
-// the busy timeout does not apply, since waiting cannot help a stale snapshot. Taking the write
-// lock at BEGIN makes SQLite wait (busy_timeout) instead. Within this process all queries share
-// one connection and are serialized anyway, so this costs no concurrency.
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
+// the busy timeout does not apply, since waiting cannot help a stale snapshot. The driver takes the
+// write lock at BEGIN (IMMEDIATE), which makes SQLite wait (busy_timeout) instead.
 class ScandeskSqliteDialect extends SqliteDialect {
-  constructor(private readonly driverConfig: SqliteDialectConfig) {
-    super(driverConfig);
+  constructor(private readonly driver: TwoHandleSqliteDriver) {
+    super({ database: driver.writer });
   }
 
   override createAdapter(): DialectAdapter {
@@ -50,13 +33,13 @@ class ScandeskSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.driverConfig);
+    return this.driver;
   }
 }
 
 /** Opens a SQLite file with the pragmas every connection needs (SQLite-only SQL lives here and in bulk-insert.ts). */
 export function openSqliteDatabase(file: string, options: OpenOptions = {}): Kysely<Database> {
-  return wrapSqlite(openSqlite(file, options));
+  return wrapSqlite(openSqlite(file, options), options);
 }
 
 /**
@@ -103,14 +86,17 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
 
 // The handle under each Kysely instance made here, for withSqlite. Weak: a destroyed instance
 // that nobody references any more takes its entry with it.
-const handles = new WeakMap<Kysely<Database>, SQLite.Database>();
+const handles = new WeakMap<
+  Kysely<Database>,
+  { sqlite: SQLite.Database; reader: () => SQLite.Database | null; driver: TwoHandleSqliteDriver }
+>();
 
 /** Prepared statements kept per handle, by SQL text: the least recently used go first. */
 const STATEMENT_CACHE_SIZE = 256;
 
 // Kysely prepares every query it runs; preparing cost a sixth of a scan submit's CPU, and the app
 // runs the same few hundred statements over and over. better-sqlite3 statements are reusable, and
-// the one connection runs one query at a time, so a statement is never in use twice at once.
+// a handle runs one query at a time, so a statement is never in use twice at once.
 function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
@@ -128,22 +114,52 @@ function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Kysely over an open handle; destroying the Kysely instance closes the handle. */
-export function wrapSqlite(sqlite: SQLite.Database): Kysely<Database> {
-  const db = new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ database: cachingStatements(sqlite) }) });
-  handles.set(db, sqlite);
+/** A read-only handle on the file under `writer`, or null for an in-memory database. */
+function openReader(writer: SQLite.Database, options: OpenOptions): SQLite.Database | null {
+  if (writer.memory || writer.name === '') return null;
+  const reader = new SQLite(writer.name, {
+    readonly: true,
+    ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+  });
+  reader.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  return reader;
+}
+
+/**
+ * Kysely over an open handle (the writer) and a read-only one on the same file, which it opens
+ * itself (TwoHandleSqliteDriver); destroying the Kysely instance closes both.
+ */
+export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): Kysely<Database> {
+  let opened: SQLite.Database | null | undefined;
+  const reader = (): SQLite.Database | null => (opened === undefined ? (opened = openReader(sqlite, options)) : opened);
+  const driver = new TwoHandleSqliteDriver(cachingStatements(sqlite), () => {
+    const handle = reader();
+    return handle && cachingStatements(handle);
+  });
+  const db = new Kysely<Database>({ dialect: new ScandeskSqliteDialect(driver) });
+  handles.set(db, { sqlite, reader, driver });
   return db;
 }
 
 /**
  * Runs `work` on the raw better-sqlite3 handle under `db` (made by openSqliteDatabase or wrapSqlite),
- * for hot reads that prepare a Kysely-compiled statement once and run it many times. It holds
- * Kysely's one connection meanwhile, like any query: `work` can never land inside another
- * request's open transaction. Keep `work` short and synchronous; other queries wait for it.
+ * for hot work that prepares a Kysely-compiled statement once and runs it many times. It holds
+ * the writer meanwhile, like any write: `work` can never land inside another request's open
+ * transaction. Keep `work` short and synchronous; other writers wait for it.
  */
 export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
   const sqlite = sqliteUnder(db);
-  return db.connection().execute(async () => work(sqlite));
+  return handles.get(db)!.driver.withWriter(() => work(sqlite));
+}
+
+/**
+ * Runs `work` on the read-only handle under `db`, which sees the last committed state and never
+ * waits for the writer (an export reading while an import writes); on an in-memory database,
+ * withSqlite. `work` must only read, synchronously, and leave no statement iterating.
+ */
+export async function withSqliteReader<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
+  const reader = handles.get(db)?.reader();
+  return reader ? work(reader) : withSqlite(db, work);
 }
 
 /**
@@ -151,8 +167,8 @@ export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.
  * the transaction holds the one connection, so they are part of it. Anywhere else, withSqlite.
  */
 export function sqliteUnder(db: Kysely<Database>): SQLite.Database {
-  const sqlite = handles.get(db);
-  if (!sqlite)
+  const handle = handles.get(db);
+  if (!handle)
     throw new Error('the raw handle exists only under a database opened by openSqliteDatabase or wrapSqlite');
-  return sqlite;
+  return handle.sqlite;
 }

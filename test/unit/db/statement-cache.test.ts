@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqlite, wrapSqlite } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
@@ -14,17 +15,18 @@ describe('the statement cache under Kysely', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'scandesk-statements-'));
-    const sqlite = openSqlite(join(dir, 'x.db'));
-    const prepare = sqlite.prepare.bind(sqlite);
     prepared = [];
-    sqlite.prepare = ((text: string) => {
+    // Every handle's prepares, the writer's and the read-only one's the driver opens itself.
+    const prepare = SQLite.prototype.prepare;
+    vi.spyOn(SQLite.prototype, 'prepare').mockImplementation(function (this: SQLite.Database, text: string) {
       prepared.push(text);
-      return prepare(text);
-    }) as typeof sqlite.prepare;
-    db = wrapSqlite(sqlite);
+      return prepare.call(this, text);
+    });
+    db = wrapSqlite(openSqlite(join(dir, 'x.db')));
     await migrateToLatest(db);
   });
   afterEach(async () => {
+    vi.restoreAllMocks();
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -137,14 +137,18 @@ describe('withSqlite', () => {
     const before = await userCount(db);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const writing = new Promise<void>((resolve) => (inserted = resolve));
     const transaction = db.transaction().execute(async (trx) => {
       await trx
         .insertInto('users')
         .values({ id: 'u_tx', name: 'tx', is_workspace_owner: 0, created_at: new Date(0).toISOString() })
         .execute();
+      inserted();
       await held;
       throw new Error('roll back');
     });
+    await writing;
     const counted = userCount(db);
     let settled = false;
     void counted.then(() => (settled = true));
