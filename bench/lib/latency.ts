@@ -19,26 +19,11 @@ export interface LatencyRun {
   lastBody: string;
 }
 
-/**
- * GETs `url` (or the URL for the n-th request) sequentially, `warmup` times unmeasured and then `requests` times, each timed from
- * sending to the last byte of the body, in ms. One kept-alive connection: what is measured is the
- * server's answer, not TCP set-up. Stops early once `budgetMs` of measuring is spent (a query of
- * half a second would otherwise take minutes), but never below `MIN_SAMPLES`. Fails on any answer
- * but 200.
- */
-export async function sequentialGets(
-  url: string | ((request: number) => string),
-  token: string,
-  warmup: number,
-  requests: number,
-  budgetMs = Number.POSITIVE_INFINITY,
-): Promise<LatencyRun> {
+/** GETs over one kept-alive connection, each answer's body; any answer but 200 rejects. */
+function keptAliveGets(token: string): { get: (url: string) => Promise<string>; close: () => void } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  let sent = 0;
-  const get = (): Promise<string> =>
+  const get = (target: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      const target = typeof url === 'string' ? url : url(sent);
-      sent += 1;
       const req = request(target, { agent, headers: { Authorization: `Bearer ${token}` } }, (response) => {
         let body = '';
         response.setEncoding('utf8');
@@ -53,6 +38,31 @@ export async function sequentialGets(
       req.on('error', reject);
       req.end();
     });
+  return { get, close: () => agent.destroy() };
+}
+
+const summary = (samples: number[], lastBody: string): LatencyRun => {
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length, lastBody };
+};
+
+/**
+ * GETs `url` (or the URL for the n-th request) sequentially, `warmup` times unmeasured and then `requests` times, each timed from
+ * sending to the last byte of the body, in ms. One kept-alive connection: what is measured is the
+ * server's answer, not TCP set-up. Stops early once `budgetMs` of measuring is spent (a query of
+ * half a second would otherwise take minutes), but never below `MIN_SAMPLES`. Fails on any answer
+ * but 200.
+ */
+export async function sequentialGets(
+  url: string | ((request: number) => string),
+  token: string,
+  warmup: number,
+  requests: number,
+  budgetMs = Number.POSITIVE_INFINITY,
+): Promise<LatencyRun> {
+  const { get: getUrl, close } = keptAliveGets(token);
+  let sent = 0;
+  const get = (): Promise<string> => getUrl(typeof url === 'string' ? url : url(sent++));
   try {
     let lastBody = '';
     for (let i = 0; i < warmup; i++) lastBody = await get();
@@ -64,9 +74,37 @@ export async function sequentialGets(
       lastBody = await get();
       samples.push(performance.now() - started);
     }
-    samples.sort((a, b) => a - b);
-    return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length, lastBody };
+    return summary(samples, lastBody);
   } finally {
-    agent.destroy();
+    close();
+  }
+}
+
+/**
+ * GETs `url` one after another for as long as the work `start` starts runs, each timed as in
+ * sequentialGets (after `warmup` unmeasured ones before it): how long a request waits while the
+ * server is busy with something else. Resolves with the work's value.
+ */
+export async function getsDuring<T>(
+  url: string,
+  token: string,
+  start: () => Promise<T>,
+  warmup = 20,
+): Promise<{ value: T; latency: LatencyRun }> {
+  const { get, close } = keptAliveGets(token);
+  for (let i = 0; i < warmup; i++) await get(url);
+  let running = true;
+  const done = start().finally(() => (running = false));
+  const samples: number[] = [];
+  let lastBody = '';
+  try {
+    while (running) {
+      const started = performance.now();
+      lastBody = await get(url);
+      samples.push(performance.now() - started);
+    }
+    return { value: await done, latency: summary(samples, lastBody) };
+  } finally {
+    close();
   }
 }

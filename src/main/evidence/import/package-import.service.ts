@@ -6,14 +6,13 @@ import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream } from './formats/upstream.adapter';
 import { PackageArchive, type ImportLimits, type InflateBudget } from './package-archive';
-import { checkPackageScan, type CheckedScan } from './package-check';
 import { storePackageScans } from './package-store';
 
 /**
  * Imports an evidence package (SPEC.md §8) from a spooled ZIP. A format adapter reads the
- * package's documents, each parsed once, into package scans; pass 1 checks each scan and its
- * whole timeline without the store; pass 2 reads the timelines again inside one transaction and
- * stores, so the store is held only for the writing and a bad package changes nothing.
+ * package's documents, each parsed once, into package scans; then, inside one transaction, each
+ * timeline is read once, checked and stored in the same pass (package-store.ts). Any refusal rolls
+ * the transaction back, so a bad package changes nothing.
  */
 export async function importEvidencePackage(
   db: Db,
@@ -23,18 +22,17 @@ export async function importEvidencePackage(
 ): Promise<ImportResult> {
   const archive = await PackageArchive.open(archivePath, limits);
   try {
-    const checking: InflateBudget = { inflated: 0 };
-    const scans = await (isFormat1(archive) ? readFormat1 : readUpstream)(archive, checking);
-    const violationIds = new Set<string>();
-    const checked: CheckedScan[] = [];
-    for (const scan of scans) checked.push(await checkPackageScan(scan, checking, violationIds));
+    const budget: InflateBudget = { inflated: 0 };
+    const scans = await (isFormat1(archive) ? readFormat1 : readUpstream)(archive, budget);
     // Read committed: the import's only rules across servers are keys, and a key taken by a
     // concurrent import makes inTransaction run it again, which then finds that import's scan.
     const { result, stored } = await inTransaction(
       db,
       async (trx) => {
         const stored: ScanNotice[] = [];
-        const result = await storePackageScans(db, trx, userId, checked, { inflated: 0 }, (row) =>
+        // A PostgreSQL retry reads the timelines again: count from the documents' bytes each time.
+        const attempt: InflateBudget = { inflated: budget.inflated };
+        const result = await storePackageScans(db, trx, userId, scans, attempt, (row) =>
           stored.push(toScanNotice(row)),
         );
         return { result, stored };

@@ -1,39 +1,47 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import { parseDateOrDateTime } from '../../../shared/time';
 import type { Db, Executor } from '../../db/database';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
 import { findScan, findViolations, insertScan, insertViolations } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { timelineChunks, TimelineWriter } from '../evidence.repository';
-import type { CheckedScan } from './package-check';
+import { ScanCheck, type ScanDefaults } from './package-check';
 import { derivedScanId, derivedViolationId } from './import-ids';
 import type { InflateBudget } from './package-archive';
 import type { StoredEntry } from './package-documents';
-import { sameViolations, TIMELINE_CHUNK } from './package-scan';
+import { sameViolations, TIMELINE_CHUNK, type PackageScan } from './package-scan';
 
-// Pass 2 of an import: each checked scan compared with what the store holds under its id, and
-// written when new. Runs inside the caller's transaction; the archive is read again only for
-// timelines.
+// An import in one pass: each package scan's timeline is read once, checked as it streams and,
+// in the same pass, written (a new scan) or compared with the stored one (an id already there),
+// inside the caller's transaction. A refusal found anywhere, up to the last entry's digest, throws
+// and the transaction rolls back, so a bad package still changes nothing. A conflict (409) is
+// held until every scan has been checked: a package that is also invalid is answered 400, as
+// when checking came first.
 
 /** The scan row SPEC.md §8 asks for, stored as `id`, with the upstream defaults applied. */
-function scanRow(checked: CheckedScan, violations: readonly Violation[], userId: string, id: string): NewScan {
-  const { scan, first } = checked;
+function scanRow(
+  scan: PackageScan,
+  defaults: ScanDefaults,
+  violations: readonly Violation[],
+  userId: string,
+  id: string,
+): NewScan {
   const document = scan.scan;
   return {
     id,
-    created_at: document ? parseDateOrDateTime(document.created_at)! : first!.timestamp,
+    created_at: defaults.createdAt,
     tool: document?.tool ?? 'unknown',
-    action: document?.action ?? first!.action,
+    action: defaults.action,
     tokens: document?.tokens ?? scan.evidence.total_tokens,
     status: document?.status ?? ('completed' satisfies ScanStatus),
     source: 'imported',
     organization_id: null,
     submitted_by: userId,
     token_breakdown: JSON.stringify(scan.tokenBreakdown),
-    request_count: checked.count,
+    // What the evidence claims; ScanCheck.finish() refuses the package before commit unless true.
+    request_count: scan.evidence.request_count,
     violation_count: violations.length,
     worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
   };
@@ -43,53 +51,127 @@ function scanRow(checked: CheckedScan, violations: readonly Violation[], userId:
 const canonical = (breakdown: TokenBreakdown): string =>
   JSON.stringify(Object.entries(breakdown).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
+/** Where a timeline's chunks go as they are checked. */
+interface TimelineSink {
+  /** `defaults` are known from the first chunk on. */
+  take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void>;
+  /** After the whole timeline was taken and checked. */
+  end(defaults: ScanDefaults): Promise<void>;
+}
+
 /**
- * The first way the stored scan differs from the package, or null when they are the same scan.
- * Organization, source and owner are where a scan lives, not what it is, so they do not count.
+ * Compares the package scan with the importer's own stored one as the timeline streams past (both
+ * sides a chunk at a time, so a million entries compare in constant memory). `why` is the first
+ * way they differ, or null while they are the same scan. Organization, source and owner are where
+ * a scan lives, not what it is, so they do not count.
  */
-async function difference(
-  trx: Executor,
-  stored: ScanRow,
-  row: NewScan,
-  tokenBreakdown: TokenBreakdown,
-  violations: readonly Violation[],
-  timeline: AsyncIterable<StoredEntry[]>,
-): Promise<string | null> {
-  for (const field of ['tool', 'action', 'tokens', 'status', 'created_at'] as const) {
-    if (stored[field] !== row[field]) return `${field} differs`;
+class StoredScanComparison implements TimelineSink {
+  why: string | null = null;
+  private fieldsCompared = false;
+  private readonly storedChunks: AsyncGenerator<StoredEntry[]>;
+  private rows: StoredEntry[] = [];
+  private at = 0;
+  private index = 0;
+
+  private constructor(
+    trx: Executor,
+    private readonly stored: ScanRow,
+    private readonly row: (defaults: ScanDefaults) => NewScan,
+  ) {
+    this.storedChunks = timelineChunks(trx, stored.id, TIMELINE_CHUNK);
   }
-  if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(tokenBreakdown)) {
-    return 'token_breakdown differs';
+
+  static async start(
+    trx: Executor,
+    stored: ScanRow,
+    scan: PackageScan,
+    violations: readonly Violation[],
+    row: (defaults: ScanDefaults) => NewScan,
+  ): Promise<StoredScanComparison> {
+    const comparison = new StoredScanComparison(trx, stored, row);
+    if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(scan.tokenBreakdown)) {
+      comparison.why = 'token_breakdown differs';
+    } else if (!sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations)) {
+      comparison.why = 'violations differ';
+    } else if (stored.request_count !== scan.evidence.request_count) {
+      comparison.why = 'the timeline differs in length';
+    }
+    return comparison;
   }
-  if (!sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations)) {
-    return 'violations differ';
-  }
-  if (stored.request_count !== row.request_count) return 'the timeline differs in length';
-  // Both sides a chunk at a time: a million entries compare in constant memory.
-  const storedChunks = timelineChunks(trx, stored.id, TIMELINE_CHUNK);
-  let rows: StoredEntry[] = [];
-  let at = 0;
-  let index = 0;
-  try {
-    for await (const chunk of timeline) {
-      for (const entry of chunk) {
-        if (at === rows.length) {
-          const next = await storedChunks.next();
-          if (next.done) return 'the timeline differs in length';
-          rows = next.value;
-          at = 0;
-        }
-        const mine = rows[at++]!;
-        if (mine.timestamp !== entry.timestamp || mine.action !== entry.action || mine.tokens !== entry.tokens) {
-          return `timeline entry ${index} differs`;
-        }
-        index += 1;
+
+  private compareFields(defaults: ScanDefaults): void {
+    if (this.fieldsCompared || this.why !== null) return;
+    this.fieldsCompared = true;
+    const row = this.row(defaults);
+    for (const field of ['tool', 'action', 'tokens', 'status', 'created_at'] as const) {
+      if (this.stored[field] !== row[field]) {
+        this.why = `${field} differs`;
+        return;
       }
     }
-  } finally {
-    await storedChunks.return(undefined);
   }
-  return null;
+
+  async take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void> {
+    this.compareFields(defaults);
+    for (const entry of chunk) {
+      if (this.why !== null) return;
+      if (this.at === this.rows.length) {
+        const next = await this.storedChunks.next();
+        if (next.done) {
+          this.why = 'the timeline differs in length';
+          return;
+        }
+        this.rows = next.value;
+        this.at = 0;
+      }
+      const mine = this.rows[this.at++]!;
+      if (mine.timestamp !== entry.timestamp || mine.action !== entry.action || mine.tokens !== entry.tokens) {
+        this.why = `timeline entry ${this.index} differs`;
+      }
+      this.index += 1;
+    }
+  }
+
+  async end(defaults: ScanDefaults): Promise<void> {
+    this.compareFields(defaults);
+    await this.storedChunks.return(undefined);
+  }
+}
+
+/** Writes a new scan: its row before its first entries (they reference it), its violations last. */
+class NewScanWriter implements TimelineSink {
+  /** The row, once inserted. */
+  stored: ScanRow | undefined;
+
+  constructor(
+    private readonly trx: Executor,
+    private readonly writer: TimelineWriter,
+    private readonly id: string,
+    private readonly violations: readonly Violation[],
+    private readonly row: (defaults: ScanDefaults) => NewScan,
+  ) {}
+
+  private async insertRow(defaults: ScanDefaults): Promise<void> {
+    if (this.stored) return;
+    const row = this.row(defaults);
+    this.stored = { ...row, organization_id: row.organization_id ?? null };
+    await insertScan(this.trx, row);
+    this.writer.begin(this.id);
+  }
+
+  async take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void> {
+    await this.insertRow(defaults);
+    await this.writer.write(chunk);
+  }
+
+  async end(defaults: ScanDefaults): Promise<void> {
+    await this.insertRow(defaults);
+    await this.writer.end();
+    await insertViolations(
+      this.trx,
+      this.violations.map((violation, i) => ({ ...violation, scan_id: this.id, seq: i })),
+    );
+  }
 }
 
 /** Where an import stores a package scan, and the scan already there, if any. */
@@ -141,57 +223,88 @@ async function refuseTakenViolationIds(
   }
 }
 
+/** Where a package scan's timeline goes: compared with the scan stored under `id`, or written as it. */
+interface Destination {
+  id: string;
+  sink: StoredScanComparison | NewScanWriter;
+}
+
+async function destination(
+  trx: Executor,
+  writer: TimelineWriter,
+  userId: string,
+  scan: PackageScan,
+): Promise<Destination> {
+  const { id: packageId, evidenceEntry: entry, violations: packaged } = scan;
+  const target = await importTarget(trx, userId, packageId, entry);
+  const violations = target.derived
+    ? packaged.map((violation) => ({ ...violation, id: derivedViolationId(userId, violation.id) }))
+    : packaged;
+  const row = (defaults: ScanDefaults) => scanRow(scan, defaults, violations, userId, target.id);
+  if (target.existing) {
+    return { id: target.id, sink: await StoredScanComparison.start(trx, target.existing, scan, violations, row) };
+  }
+  await refuseTakenViolationIds(trx, packageId, entry, violations, packaged);
+  return { id: target.id, sink: new NewScanWriter(trx, writer, target.id, violations, row) };
+}
+
+const asConflict = (error: unknown): DomainError => {
+  if (error instanceof DomainError && error.code === 'conflict') return error;
+  throw error;
+};
+
 /**
- * Stores checked scans as `userId`'s, inside the caller's transaction `trx` on `db`; `onStored`
- * hears of each scan written (not of those found unchanged).
+ * Checks and stores package scans as `userId`'s in one read of each timeline, inside the caller's
+ * transaction `trx` on `db`; `budget` counts every byte inflated. `onStored` hears of each scan
+ * written (not of those found unchanged), once all of them are.
  */
 export async function storePackageScans(
   db: Db,
   trx: Executor,
   userId: string,
-  scans: readonly CheckedScan[],
+  scans: readonly PackageScan[],
   budget: InflateBudget,
   onStored: (row: ScanRow) => void = () => undefined,
 ): Promise<ImportResult> {
   const imported: string[] = [];
   const unchanged: string[] = [];
   const ids = new Map<string, string>();
+  const written: ScanRow[] = [];
+  const violationIds = new Set<string>();
   const writer = new TimelineWriter(db, trx);
-  for (const checked of scans) {
-    const { id: packageId, evidenceEntry: entry } = checked.scan;
-    const target = await importTarget(trx, userId, packageId, entry);
-    const { id } = target;
-    ids.set(packageId, id);
-    const packaged = checked.scan.violations;
-    const violations = target.derived
-      ? packaged.map((violation) => ({ ...violation, id: derivedViolationId(userId, violation.id) }))
-      : packaged;
-    const row = scanRow(checked, violations, userId, id);
-    const timeline = checked.scan.timeline.read(budget);
-    if (target.existing) {
-      // The importer's own scan: naming what differs tells them only about their own data.
-      const why = await difference(trx, target.existing, row, checked.scan.tokenBreakdown, violations, timeline);
-      if (why !== null) {
-        const stored = id === packageId ? '' : ` (stored as ${id})`;
-        throw new DomainError('conflict', `scan ${packageId}${stored} already exists with different content`, [
-          { field: 'scan_id', entry, message: `${packageId}: ${why}` },
-        ]);
-      }
-      unchanged.push(id);
-      continue;
+  let conflict: DomainError | null = null;
+  for (const scan of scans) {
+    const check = new ScanCheck(scan, violationIds);
+    // After a conflict the package is only checked: nothing more is worth writing.
+    const to: Destination | DomainError | null = conflict
+      ? null
+      : await destination(trx, writer, userId, scan).catch(asConflict);
+    if (to instanceof DomainError) conflict = to;
+    const sink = to instanceof DomainError ? null : to?.sink;
+    let defaults: ScanDefaults | undefined;
+    for await (const chunk of scan.timeline.read(budget)) {
+      check.take(chunk);
+      if (sink) await sink.take(chunk, (defaults ??= check.defaults()));
     }
-    await refuseTakenViolationIds(trx, packageId, entry, violations, packaged);
-    await insertScan(trx, row);
-    writer.begin(id);
-    for await (const chunk of timeline) await writer.write(chunk);
-    await writer.end();
-    await insertViolations(
-      trx,
-      violations.map((violation, i) => ({ ...violation, scan_id: id, seq: i })),
-    );
-    imported.push(id);
-    onStored({ ...row, organization_id: row.organization_id ?? null });
+    check.finish();
+    if (!sink || !to || to instanceof DomainError) continue;
+    await sink.end((defaults ??= check.defaults()));
+    ids.set(scan.id, to.id);
+    if (sink instanceof NewScanWriter) {
+      imported.push(to.id);
+      written.push(sink.stored!);
+    } else if (sink.why === null) {
+      unchanged.push(to.id);
+    } else {
+      // The importer's own scan: naming what differs tells them only about their own data.
+      const stored = to.id === scan.id ? '' : ` (stored as ${to.id})`;
+      conflict = new DomainError('conflict', `scan ${scan.id}${stored} already exists with different content`, [
+        { field: 'scan_id', entry: scan.evidenceEntry, message: `${scan.id}: ${sink.why}` },
+      ]);
+    }
   }
+  if (conflict) throw conflict;
+  for (const row of written) onStored(row);
   // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.
   return { imported, unchanged, ids: Object.fromEntries(ids) };
 }

@@ -7,9 +7,9 @@ import { submitScan } from '../../../helpers/scan-fixtures';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
 import { buildZip } from '../../../helpers/zip-builder';
 
-// The import writes timelines in multi-row chunks prepared once per import, with the remainder
-// of each scan written row by row: lengths around and across chunk sizes, several scans in one
-// package, and a conflict after a long timeline was already written in the same transaction.
+// The import checks and writes each timeline in one pass, in multi-row chunks: lengths around
+// and across chunk sizes, several scans in one package, and refusals (a conflict, a bad count)
+// found after a long timeline was already written in the same transaction.
 
 const URL = '/v1/evidence/imports';
 const LENGTHS = [1, 99, 100, 101, 250, 1234];
@@ -89,17 +89,36 @@ describe('evidence import: chunked timeline writes', () => {
     });
   });
 
+  const long = timelineOf(1234, Date.UTC(2026, 9, 1));
+  const clash = timelineOf(3, Date.UTC(2026, 9, 2));
+  const evidence = (id: string, timeline: ReturnType<typeof timelineOf>, claimed = sum(timeline)) =>
+    Buffer.from(
+      JSON.stringify({ scan_id: id, evidence: { request_count: timeline.length, total_tokens: claimed, timeline } }),
+    );
+
+  it('keeps nothing of a long timeline written before a bad count found at its end', async () => {
+    const zip = buildZip([
+      { name: 'long.json', data: evidence('bulk_new_long', long) },
+      { name: 'bad.json', data: evidence('bulk_bad', long, sum(long) + 1) },
+    ]);
+    const before = await snapshotDatabase(target.db);
+    const response = expectError(await postZip(target, zip), 400, 'invalid_package');
+    expect(JSON.stringify(response.details)).toContain('bad.json');
+    expect(await snapshotDatabase(target.db)).toEqual(before);
+  });
+
+  it('answers 400, not 409, for a package that conflicts and is also invalid, whatever comes first', async () => {
+    const zip = buildZip([
+      { name: 'clash.json', data: evidence(scans[0]!.id, clash) },
+      { name: 'bad.json', data: evidence('bulk_bad', clash, 1) },
+    ]);
+    const before = await snapshotDatabase(target.db);
+    expectError(await postZip(target, zip), 400, 'invalid_package');
+    expect(await snapshotDatabase(target.db)).toEqual(before);
+  });
+
   it('keeps nothing of a long timeline written before a conflict in the same package', async () => {
     const existing = scans[0]!;
-    const long = timelineOf(1234, Date.UTC(2026, 9, 1));
-    const clash = timelineOf(3, Date.UTC(2026, 9, 2));
-    const evidence = (id: string, timeline: ReturnType<typeof timelineOf>) =>
-      Buffer.from(
-        JSON.stringify({
-          scan_id: id,
-          evidence: { request_count: timeline.length, total_tokens: sum(timeline), timeline },
-        }),
-      );
     const zip = buildZip([
       { name: 'long.json', data: evidence('bulk_new_long', long) },
       { name: 'clash.json', data: evidence(existing.id, clash) },

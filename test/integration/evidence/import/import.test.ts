@@ -41,7 +41,6 @@ function asDerived<T extends { violations?: Scan['violations'] }>(ctx: TestConte
     : value;
 }
 
-/** Refused with `status`/`code`, naming `entry` (undefined: the archive as a whole), store untouched. */
 /** ~1.5 GiB of zeros, deflated as a stream: the archive is small, the inflation is not. */
 async function deflatedZeros(bytes: number): Promise<Buffer> {
   const deflate = createDeflateRaw({ level: 9 });
@@ -397,6 +396,12 @@ with zipfile.ZipFile(target, 'w', compression=compression) as zf:
           url: `/v1/scans/${stored}/evidence/timeline/buckets?n=1`,
         });
         expect(buckets.json()).toMatchObject({ buckets: [{ count: n, tokens: total }] });
+        // Totals of a timeline this long come from its stored summary: the same numbers.
+        const evidence = await ctx.request({ method: 'GET', url: `/v1/scans/${stored}/evidence?types=violations` });
+        expect(evidence.json()).toMatchObject({ evidence: { request_count: n, total_tokens: total } });
+        expect(
+          await ctx.db.selectFrom('timeline_grids').select('scan_id').where('scan_id', '=', stored).execute(),
+        ).toHaveLength(1);
       });
     });
   });
