@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
 import type { Db, Executor } from '../db/database';
 import { tupleReader } from '../db/tuple-reader';
@@ -152,24 +153,77 @@ export async function* timelineTupleChunks(db: Db, scanId: string, chunkSize = 5
   }
 }
 
-/**
- * The first and last timestamp of a timeline, or null when it is empty: two scalar subqueries,
- * since SQLite answers a lone min() or max() from the index end but walks every entry for both.
- */
-export async function timelineBounds(db: Executor, scanId: string): Promise<{ first: number; last: number } | null> {
-  const entries = db.selectFrom('timeline_entries').where('scan_id', '=', scanId);
-  const bounds = await db
-    .selectNoFrom([
-      entries.select((eb) => eb.fn.min<number>('timestamp').as('t')).as('first'),
-      entries.select((eb) => eb.fn.max<number>('timestamp').as('t')).as('last'),
-    ])
+// Seq follows timestamp order within a scan (submit sorts, import refuses disorder), so the
+// entries of a time window are one run of seqs, found on the primary key: there is no timestamp
+// index (migration 2026_11_25_000000_rebuild_timeline_entries).
+
+/** The timestamp of the scan's first (or last) entry: one primary-key lookup at either end. */
+const endTimestamp = (db: Executor, scanId: string, end: 'asc' | 'desc') =>
+  db
+    .selectFrom('timeline_entries')
+    .select('timestamp')
+    .where('scan_id', '=', scanId)
+    .orderBy('seq', end)
+    .limit(1)
     .executeTakeFirst();
-  if (bounds?.first === null || bounds?.first === undefined || bounds.last === null) return null;
-  return { first: Number(bounds.first), last: Number(bounds.last) };
+
+/** The first and last timestamp of a timeline, or null when it is empty. */
+export async function timelineBounds(db: Executor, scanId: string): Promise<{ first: number; last: number } | null> {
+  const [first, last] = await Promise.all([endTimestamp(db, scanId, 'asc'), endTimestamp(db, scanId, 'desc')]);
+  if (!first || !last) return null;
+  return { first: Number(first.timestamp), last: Number(last.timestamp) };
 }
 
-/** Count, token sum, min and max of the entries with timestamps in [from, to), over the timestamp index. */
+/** How many entries the scan has: seqs run from 0 without gaps. */
+async function entryCount(db: Executor, scanId: string): Promise<number> {
+  const row = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => eb.fn.max<number | null>('seq').as('last'))
+    .where('scan_id', '=', scanId)
+    .executeTakeFirst();
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
+}
+
+/**
+ * How many of the scan's entries have a timestamp below `bound`: the seq of the first entry at or
+ * after it. A binary search over seq in one statement,
+ * each step a primary-key lookup, about 20 for a million entries.
+ */
+async function seqBound(db: Executor, scanId: string, bound: number): Promise<number> {
+  const before = sql`e.timestamp < ${bound}`;
+  const { rows } = await sql<{ seq: number | string }>`
+    with recursive search (lo, hi) as (
+      select 0, coalesce((select max(seq) + 1 from timeline_entries where scan_id = ${scanId}), 0)
+      union all
+      select
+        case when ${before} then (s.lo + s.hi) / 2 + 1 else s.lo end,
+        case when ${before} then s.hi else (s.lo + s.hi) / 2 end
+      from search s
+      join timeline_entries e on e.scan_id = ${scanId} and e.seq = (s.lo + s.hi) / 2
+      where s.lo < s.hi
+    )
+    select lo as seq from search where lo >= hi`.execute(db);
+  return Number(rows[0]!.seq);
+}
+
+/** The seq range [from, to) of the entries with timestamps in [since, until) (either end open). */
+async function seqRange(
+  db: Executor,
+  scanId: string,
+  since: number | undefined,
+  until: number | undefined,
+): Promise<{ from: number; to: number }> {
+  const [from, to] = await Promise.all([
+    since === undefined ? 0 : seqBound(db, scanId, since),
+    until === undefined ? entryCount(db, scanId) : seqBound(db, scanId, until),
+  ]);
+  return { from, to };
+}
+
+/** Count, token sum, min and max of the entries with timestamps in [from, to): a seq range. */
 export async function timelineAggregate(db: Executor, scanId: string, from: number, to: number): Promise<Aggregate> {
+  const seqs = await seqRange(db, scanId, from, to);
+  if (seqs.from >= seqs.to) return EMPTY;
   const row = await db
     .selectFrom('timeline_entries')
     .select((eb) => [
@@ -179,8 +233,8 @@ export async function timelineAggregate(db: Executor, scanId: string, from: numb
       eb.fn.max<number | null>('tokens').as('max'),
     ])
     .where('scan_id', '=', scanId)
-    .where('timestamp', '>=', from)
-    .where('timestamp', '<', to)
+    .where('seq', '>=', seqs.from)
+    .where('seq', '<', seqs.to)
     .executeTakeFirstOrThrow();
   const count = Number(row.count);
   return count === 0 ? EMPTY : { count, tokens: Number(row.tokens), min: Number(row.min), max: Number(row.max) };
@@ -217,47 +271,15 @@ export async function violationBucketCounts(
   return counts;
 }
 
-/**
- * The seq range [first, last] of the entries with since <= timestamp < until, or null when none.
- * Seq follows timestamp order, so the matching entries are one contiguous run. Its ends come from
- * min/max lookups on the (scan_id, timestamp) index plus the entries tied on the boundary
- * timestamp, never from a walk over the range.
- */
+/** The seq range [first, last] of the entries with since <= timestamp < until, or null when none. */
 export async function timelineSeqRange(
   db: Executor,
   scanId: string,
   since: number | undefined,
   until: number | undefined,
 ): Promise<{ first: number; last: number } | null> {
-  const entries = db.selectFrom('timeline_entries').where('timeline_entries.scan_id', '=', scanId);
-  const first = await entries
-    .select((eb) => eb.fn.min<number | null>('seq').as('seq'))
-    // `>= since` beside `<= boundary` (not just `= boundary`) steers SQLite to the timestamp index.
-    .$if(since !== undefined, (qb) =>
-      qb.where('timestamp', '>=', since!).where('timestamp', '<=', (eb) =>
-        eb
-          .selectFrom('timeline_entries as bound')
-          .select((inner) => inner.fn.min<number>('bound.timestamp').as('t'))
-          .where('bound.scan_id', '=', scanId)
-          .where('bound.timestamp', '>=', since!),
-      ),
-    )
-    .executeTakeFirst();
-  const last = await entries
-    .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
-    .$if(until !== undefined, (qb) =>
-      qb.where('timestamp', '<', until!).where('timestamp', '>=', (eb) =>
-        eb
-          .selectFrom('timeline_entries as bound')
-          .select((inner) => inner.fn.max<number>('bound.timestamp').as('t'))
-          .where('bound.scan_id', '=', scanId)
-          .where('bound.timestamp', '<', until!),
-      ),
-    )
-    .executeTakeFirst();
-  if (first?.seq === null || first?.seq === undefined || last?.seq === null || last?.seq === undefined) return null;
-  const range = { first: Number(first.seq), last: Number(last.seq) };
-  return range.first <= range.last ? range : null;
+  const { from, to } = await seqRange(db, scanId, since, until);
+  return from < to ? { first: from, last: to - 1 } : null;
 }
 
 /** Up to `limit` entries from seq `from` to `to` inclusive, in order. */

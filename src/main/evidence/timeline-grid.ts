@@ -46,6 +46,24 @@ export function coarsen(cells: readonly Cell[]): Cell[] {
 }
 
 /**
+ * coarsen() for a level nobody else holds, reusing its cells: a million-entry timeline coarsens
+ * its level 0 a dozen times while it streams past, and new cells for each cost a fifth of an import.
+ */
+function coarsenInPlace(cells: Cell[]): void {
+  let kept = 0;
+  for (const cell of cells) {
+    const parent = Math.floor(cell.cell / 2);
+    const last = kept > 0 ? cells[kept - 1]! : undefined;
+    if (last && last.cell === parent) add(last, cell);
+    else {
+      cell.cell = parent;
+      cells[kept++] = cell;
+    }
+  }
+  cells.length = kept;
+}
+
+/**
  * Builds a Grid from entries pushed in timestamp order, in one pass and bounded memory: it starts
  * with 1 ms cells and doubles their width whenever level 0 would grow past maxCells.
  */
@@ -70,7 +88,7 @@ export class GridBuilder {
     if (last && index < last.cell) throw new Error('timeline entries must come in timestamp order');
     this.cells.push({ cell: index, count: 1, tokens, min: tokens, max: tokens });
     if (this.cells.length > this.maxCells) {
-      this.cells = coarsen(this.cells);
+      coarsenInPlace(this.cells);
       this.width *= 2;
     }
   }

@@ -7,6 +7,7 @@ import * as createScanCounts from './2026_11_21_090000_create_scan_counts';
 import * as createDayRollups from './2026_11_21_100000_create_day_rollups';
 import * as bindSessions from './2026_11_24_000000_bind_sessions';
 import * as createTimelineCells from './2026_11_24_120000_create_timeline_cells';
+import * as rebuildTimelineEntries from './2026_11_25_000000_rebuild_timeline_entries';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -21,4 +22,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_21_100000_create_day_rollups': createDayRollups,
   '2026_11_24_000000_bind_sessions': bindSessions,
   '2026_11_24_120000_create_timeline_cells': createTimelineCells,
+  '2026_11_25_000000_rebuild_timeline_entries': rebuildTimelineEntries,
 };
