@@ -48,17 +48,18 @@ describe('npm run bench', () => {
     expect(results.quick).toBe(true);
     expect(results.benchmarks).toEqual(['evidence-import']);
     expect(results.errors).toEqual([]);
-    // Two packages, each a throughput row and a memory row.
-    expect(results.results).toHaveLength(4);
+    // Two packages, each a throughput row and a memory row; the larger one also a list p99 during it.
+    expect(results.results.map((row) => row.metric)).toEqual(['entries/s', 'MB', 'ms', 'entries/s', 'MB']);
     for (const row of results.results) {
       expect(row.benchmark).toBe('evidence-import');
       expect(row.label).toMatch(/^import [\d,]+-entry package/);
       expect(Number.isFinite(row.value) && row.value >= 0, `${row.label}: ${row.value}`).toBe(true);
-      expect(row.baseline?.label).toMatch(/^unzip -p/);
-      expect(row.ratio).toBeTypeOf('number');
+      if (row.metric !== 'ms') {
+        expect(row.baseline?.label).toMatch(/^unzip -p/);
+        expect(row.ratio).toBeTypeOf('number');
+      }
       expect(['pass', 'fail', 'info']).toContain(row.status);
     }
-    expect(results.results.map((row) => row.metric)).toEqual(['entries/s', 'MB', 'entries/s', 'MB']);
 
     const lines = run.stdout.split('\n');
     const header = lines.find((line) => line.startsWith('| benchmark'));
@@ -77,7 +78,7 @@ describe('npm run bench', () => {
 
     // No data dir, package or spooled upload left over (tsx keeps its compile cache here too).
     expect(readdirSync(tmp).filter((name) => name.startsWith('scandesk-'))).toEqual([]);
-  });
+  }, 90_000);
 
   // Fixed durations (2 s of load per server) plus two server starts: about 12 s, more on a busy machine.
   it('runs the submit benchmark quickly: a ratio target against the bare server, then nothing left running', async () => {

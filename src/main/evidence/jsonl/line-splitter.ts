@@ -32,6 +32,7 @@ export class JsonlLineSplitter {
     if (last !== -1) {
       const head = chunk.subarray(0, last);
       batch = this.lines.decode(this.pending.length > 0 ? Buffer.concat([this.pending, head]) : head);
+      this.refuseLong(batch);
       this.pending = Buffer.alloc(0);
       rest = chunk.subarray(last + 1);
     }
@@ -41,6 +42,21 @@ export class JsonlLineSplitter {
     // Copied: a view would pin the whole inflated chunk for the sake of a few bytes.
     if (rest.length > 0) this.pending = Buffer.concat([this.pending, rest]);
     return batch;
+  }
+
+  /**
+   * Whole lines count too, whatever the chunk size. A line is at least as many bytes as UTF-16
+   * units and at most three times as many, so only a line near the limit is measured.
+   */
+  private refuseLong(batch: readonly string[]): void {
+    const first = this.lines.count - batch.length;
+    for (let i = 0; i < batch.length; i++) {
+      const line = batch[i]!;
+      if (line.length * 3 <= this.maxLineBytes) continue;
+      if (line.length > this.maxLineBytes || Buffer.byteLength(line) > this.maxLineBytes) {
+        throw new JsonlLineError(first + i + 1, `longer than ${this.maxLineBytes} bytes`);
+      }
+    }
   }
 
   /** The last line, when the bytes did not end with a newline. */

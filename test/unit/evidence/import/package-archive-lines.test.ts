@@ -69,11 +69,11 @@ const random = (seed: number): (() => number) => makeRng(seed).next;
 
 const PIECES = ['{"action":"é"}', 'ascii', '日本語', '🙂', '\r', '\uFEFF', '', 'x'.repeat(300)];
 
-/** ~200 KB of lines with multi-byte characters, CRs and BOMs: chunk boundaries fall inside them. */
+/** ~600 KB of lines with multi-byte characters, CRs and BOMs: chunk boundaries fall inside them. */
 function randomText(seed: number): Buffer {
   const next = random(seed);
   const lines: string[] = [];
-  for (let size = 0; size < 200_000;) {
+  for (let size = 0; size < 600_000;) {
     let line = '';
     const parts = 1 + Math.floor(next() * 6);
     for (let i = 0; i < parts; i++) line += PIECES[Math.floor(next() * PIECES.length)];
@@ -113,9 +113,15 @@ describe('PackageArchive.readLines', () => {
     }
   });
 
-  it('refuses an unfinished line longer than the limit', async () => {
+  it('refuses a line longer than the limit, unfinished in its chunk or whole in one', async () => {
     const limits = { ...DEFAULT_IMPORT_LIMITS, lineBytes: 1000 };
-    const data = Buffer.from(`a\nb\n${'x'.repeat(100_000)}\nc\n`);
-    expect(await readAll(data, 8, limits)).toEqual({ error: `${NAME}: line 3: longer than 1000 bytes` });
+    const long = { error: `${NAME}: line 3: longer than 1000 bytes` };
+    expect(await readAll(Buffer.from(`a\nb\n${'x'.repeat(100_000)}\nc\n`), 8, limits)).toEqual(long);
+    expect(await readAll(Buffer.from(`a\nb\n${'x'.repeat(1001)}\nc\n`), 8, limits)).toEqual(long);
+    // Bytes, not characters: 334 three-byte characters are 1002 bytes.
+    expect(await readAll(Buffer.from(`a\nb\n${'語'.repeat(334)}\nc\n`), 8, limits)).toEqual(long);
+    expect(await readAll(Buffer.from(`a\nb\n${'語'.repeat(333)}\nc\n`), 8, limits)).toMatchObject({
+      lines: ['a', 'b', '語'.repeat(333), 'c'],
+    });
   });
 });
