@@ -7,7 +7,8 @@ import { defineBenchmark } from './lib/types';
 
 const NAME = 'demo';
 const SCANS = { full: 1_000_000, quick: 20_000 } as const;
-const TARGET_S = 120;
+/** Issue 14 (issue 7 asked for < 120 s). */
+const TARGET_S = 60;
 
 export default defineBenchmark({
   name: NAME,
