@@ -1,4 +1,12 @@
-import { BulkInserter, relaxForBulkLoad, relaxTransaction, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../db/bulk-insert';
+import {
+  BulkInserter,
+  relaxForBulkLoad,
+  relaxTransaction,
+  SCAN_SAMPLE,
+  VIOLATION_SAMPLE,
+  withoutSecondaryIndexes,
+} from '../db/bulk-insert';
+import { dialectOf } from '../db/dialect';
 import type { Db, Executor } from '../db/database';
 import type { DatabaseLocation } from '../db/database-location';
 import { inTransaction } from '../db/transaction';
@@ -21,7 +29,7 @@ export interface DemoOptions {
   now: number;
   /** `SCANDESK_TOKEN` when the data directory is new, as for `serve`. */
   initialToken?: string | undefined;
-  /** Scans per transaction. */
+  /** Scans per batch: per progress report, and per transaction on PostgreSQL. */
   batchSize?: number;
   /** Rows per multi-row INSERT. */
   chunkRows?: number;
@@ -68,23 +76,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const generator = new ScanGenerator(world, random, options.scans);
     const restore = relaxForBulkLoad(db);
     const counts = { timelineEntries: 0, violations: 0 };
-    try {
-      const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
-      const batchSize = options.batchSize ?? DEFAULT_BATCH;
+    const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
+    const batchSize = options.batchSize ?? DEFAULT_BATCH;
+    /** Every scan, a batch at a time, each batch written by `write`. */
+    const load = async (write: (batch: readonly DemoScan[]) => Promise<Written>): Promise<void> => {
       const batch: DemoScan[] = [];
       let done = 0;
       for (let scan = generator.next(); scan; scan = generator.next()) {
         batch.push(scan);
         if (batch.length === batchSize || done + batch.length === options.scans) {
-          const written = await inTransaction(db, (trx) => insertBatch(db, trx, batch, chunkRows), {
-            isolation: 'read committed',
-          });
+          const written = await write(batch);
           counts.timelineEntries += written.timelineEntries;
           counts.violations += written.violations;
           done += batch.length;
           batch.length = 0;
           options.onProgress?.(done, options.scans);
         }
+      }
+    };
+    try {
+      if (dialectOf(db) === 'sqlite') {
+        // One transaction, the scans' list indexes built once at the end: other connections
+        // read on meanwhile (WAL) and see all of the demo or none of it; writers wait for it.
+        await inTransaction(db, (trx) =>
+          withoutSecondaryIndexes(trx, 'scans', () => load((batch) => insertBatch(db, trx, batch, chunkRows))),
+        );
+      } else {
+        // A transaction per batch: PostgreSQL's writes from other servers go on between them.
+        await load((batch) =>
+          inTransaction(db, (trx) => insertBatch(db, trx, batch, chunkRows), { isolation: 'read committed' }),
+        );
       }
     } finally {
       await restore();
@@ -109,12 +130,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
  * inserts; parents before children, since foreign keys are checked row by row. A push answers
  * a promise only where the dialect writes asynchronously (see BulkInserter).
  */
-async function insertBatch(
-  db: Db,
-  trx: Executor,
-  batch: readonly DemoScan[],
-  chunkRows: number,
-): Promise<{ timelineEntries: number; violations: number }> {
+interface Written {
+  timelineEntries: number;
+  violations: number;
+}
+
+async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], chunkRows: number): Promise<Written> {
   await relaxTransaction(trx);
   const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows);
   const entries = timelineInserter(db, trx, chunkRows);

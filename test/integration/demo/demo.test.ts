@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { Db } from '../../../src/main/db/database';
+import { dialectOf } from '../../../src/main/db/dialect';
 import { runDemo, type DemoSummary } from '../../../src/main/demo/demo.service';
 import { listOrganizationsOfUser } from '../../../src/main/organizations/organizations.repository';
 import { tokenFile } from '../../../src/main/workspace/data-dir';
@@ -75,6 +77,24 @@ describe('scandesk demo into a data directory', () => {
     expect(await count('organizations')).toBe(4);
     expect(summary.timelineEntries).toBeGreaterThan(SCANS * 5);
     expect(summary.violations).toBeGreaterThan(0);
+  });
+
+  it('leaves the scans indexes as a fresh store has them (the load drops and rebuilds them on SQLite)', async () => {
+    if (dialectOf(db) !== 'sqlite') return;
+    const indexes = async (store: Db) =>
+      (
+        await sql<{ name: string; sql: string | null }>`
+          select name, sql from sqlite_master where type = 'index' and tbl_name = 'scans' order by name`.execute(store)
+      ).rows;
+    const fresh = join(root, 'fresh');
+    const workspace = await openWorkspace(fresh);
+    try {
+      const expected = await indexes(workspace.db);
+      expect(expected.length).toBeGreaterThan(3);
+      expect(await indexes(db)).toEqual(expected);
+    } finally {
+      await workspace.close();
+    }
   });
 
   it('keeps every denormalized column consistent with the timeline and violations tables', async () => {
