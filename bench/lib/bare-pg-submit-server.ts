@@ -7,12 +7,10 @@
  * usage: node --import tsx bench/lib/bare-pg-submit-server.ts DATA_DIR DATABASE_URL
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import pg from 'pg';
-import { newId } from '../../src/main/ids';
 import { tokenFile } from '../../src/main/workspace/data-dir';
-import { listen, sendJson } from './bare-common';
-import { readSubmission, submittedScan } from './bare-submission';
+import { listen } from './bare-common';
+import { submissionServer, type Entry, type Submission } from './bare-submission';
 
 const [dataDir, url] = process.argv.slice(2) as [string, string];
 const token = Buffer.from(readFileSync(tokenFile(dataDir), 'utf8').trim());
@@ -20,38 +18,28 @@ const pool = new pg.Pool({ connectionString: url, max: 10 });
 const owner = await pool.query<{ id: string }>('SELECT id FROM users WHERE is_workspace_owner = 1');
 const ownerId = owner.rows[0]!.id;
 
-const server = createServer((request, response) => {
-  void (async () => {
-    const scan = await readSubmission(request, response, token);
-    if (!scan) return;
-    const createdAt = Date.now();
-    const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
-    const id = newId('scan');
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO scans (id, created_at, tool, action, tokens, status, source, organization_id, submitted_by,
-           token_breakdown, request_count, violation_count, worst_severity)
-         VALUES ($1, $2, $3, $4, $5, 'completed', 'submitted', NULL, $6, '{}', $7, 0, 0)`,
-        [id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length],
-      );
-      const values = timeline.map((_, i) => `($1, ${i}, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`);
-      await client.query(
-        `INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES ${values.join(', ')}`,
-        [id, ...timeline.flatMap((entry) => [entry.timestamp, entry.action, entry.tokens])],
-      );
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
-    }
-    sendJson(response, 201, submittedScan(id, createdAt, scan), { Location: `/v1/scans/${id}` });
-  })().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
-  });
-});
-listen(server, () => pool.end());
+const save = async (id: string, createdAt: number, scan: Submission, timeline: readonly Entry[]): Promise<void> => {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `INSERT INTO scans (id, created_at, tool, action, tokens, status, source, organization_id, submitted_by,
+         token_breakdown, request_count, violation_count, worst_severity)
+       VALUES ($1, $2, $3, $4, $5, 'completed', 'submitted', NULL, $6, '{}', $7, 0, 0)`,
+      [id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length],
+    );
+    const values = timeline.map((_, i) => `($1, ${i}, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`);
+    await client.query(
+      `INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES ${values.join(', ')}`,
+      [id, ...timeline.flatMap((entry) => [entry.timestamp, entry.action, entry.tokens])],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+};
+
+listen(submissionServer(token, save), () => pool.end());

@@ -2,7 +2,8 @@
  * What both bare submit baselines (SQLite and PostgreSQL) do with a request before storing it:
  * read the body, parse it, check SPEC.md §6's fields minimally, and answer the stored scan.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { newId } from '../../src/main/ids';
 import { authorized, sendJson } from './bare-common';
 
 const BODY_LIMIT = 32 * 1024 * 1024;
@@ -94,4 +95,28 @@ export async function readSubmission(
 function refuse(response: ServerResponse, status: number, error: string): null {
   sendJson(response, status, { error });
   return null;
+}
+
+/**
+ * The baselines' server: each valid submission stored by `save` (one transaction) under a new
+ * id, with its timeline or else one entry for the scan, then 201.
+ */
+export function submissionServer(
+  token: Buffer,
+  save: (id: string, createdAt: number, scan: Submission, timeline: readonly Entry[]) => void | Promise<void>,
+): Server {
+  return createServer((request, response) => {
+    void (async () => {
+      const scan = await readSubmission(request, response, token);
+      if (!scan) return;
+      const createdAt = Date.now();
+      const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
+      const id = newId('scan');
+      await save(id, createdAt, scan, timeline);
+      sendJson(response, 201, submittedScan(id, createdAt, scan), { Location: `/v1/scans/${id}` });
+    })().catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
+    });
+  });
 }

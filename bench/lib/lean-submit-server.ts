@@ -7,12 +7,10 @@
  *
  * usage: node --import tsx bench/lib/lean-submit-server.ts DATA_DIR
  */
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { newId } from '../../src/main/ids';
-import { listen, openBareStore, sendJson } from './bare-common';
-import { readSubmission, submittedScan, type Entry, type Submission } from './bare-submission';
+import { listen, openBareStore } from './bare-common';
+import { submissionServer, type Entry, type Submission } from './bare-submission';
 
 const dataDir = process.argv[2];
 // The workspace only for its token, which the load generator sends; the data goes elsewhere.
@@ -40,18 +38,4 @@ const save = sqlite.transaction((id: string, createdAt: number, scan: Submission
   timeline.forEach((entry, seq) => insertEntry.run(id, seq, entry.timestamp, entry.action, entry.tokens));
 }).immediate;
 
-const server = createServer((request, response) => {
-  void (async () => {
-    const scan = await readSubmission(request, response, store.token);
-    if (!scan) return;
-    const createdAt = Date.now();
-    const timeline = scan.timeline ?? [{ timestamp: createdAt, action: scan.action, tokens: scan.tokens }];
-    const id = newId('scan');
-    save(id, createdAt, scan, timeline);
-    sendJson(response, 201, submittedScan(id, createdAt, scan), { Location: `/v1/scans/${id}` });
-  })().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    if (!response.headersSent) sendJson(response, 500, { error: 'internal' });
-  });
-});
-listen(server, () => sqlite.close());
+listen(submissionServer(store.token, save), () => sqlite.close());

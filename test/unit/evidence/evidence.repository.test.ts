@@ -19,6 +19,27 @@ const SCAN = 'scan_long';
 const OTHER = 'scan_other';
 const ENTRIES = 2345;
 
+/** A scan row to hang timeline entries on; its other fields do not matter here. */
+const insertScanRow = (db: Db, id: string, ownerId: string, requestCount: number) =>
+  db
+    .insertInto('scans')
+    .values({
+      id,
+      created_at: 0,
+      tool: 't',
+      action: 'a',
+      tokens: 0,
+      status: 'completed',
+      source: 'submitted',
+      organization_id: null,
+      submitted_by: ownerId,
+      token_breakdown: '{}',
+      request_count: requestCount,
+      violation_count: 0,
+      worst_severity: 0,
+    })
+    .execute();
+
 async function collect<T>(chunks: AsyncIterable<T[]>): Promise<{ sizes: number[]; rows: T[] }> {
   const sizes: number[] = [];
   const rows: T[] = [];
@@ -40,24 +61,7 @@ describe('timelineTupleChunks', () => {
     db = workspace.db;
     const owner = (await findWorkspaceOwner(db))!;
     for (const id of [SCAN, OTHER, 'scan_empty']) {
-      await db
-        .insertInto('scans')
-        .values({
-          id,
-          created_at: 0,
-          tool: 't',
-          action: 'a',
-          tokens: 0,
-          status: 'completed',
-          source: 'submitted',
-          organization_id: null,
-          submitted_by: owner.id,
-          token_breakdown: '{}',
-          request_count: 0,
-          violation_count: 0,
-          worst_severity: 0,
-        })
-        .execute();
+      await insertScanRow(db, id, owner.id, 0);
     }
     // A gap in seq (never written by the app, but chunks must not depend on seq being dense).
     const seqs = Array.from({ length: ENTRIES }, (_, i) => (i < 1000 ? i : i + 17));
@@ -184,24 +188,7 @@ describe('time windows as seq ranges', () => {
       ['scan_ties', stamps.length],
       ['scan_none', 0],
     ] as const) {
-      await workspace.db
-        .insertInto('scans')
-        .values({
-          id,
-          created_at: 0,
-          tool: 't',
-          action: 'a',
-          tokens: 0,
-          status: 'completed',
-          source: 'submitted',
-          organization_id: null,
-          submitted_by: owner.id,
-          token_breakdown: '{}',
-          request_count: n,
-          violation_count: 0,
-          worst_severity: 0,
-        })
-        .execute();
+      await insertScanRow(workspace.db, id, owner.id, n);
     }
     await workspace.db
       .insertInto('timeline_entries')
