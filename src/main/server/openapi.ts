@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { extensionKeywords, withOperationIds } from './openapi-document';
 
 interface ObjectSchema {
   required?: string[];
@@ -21,11 +22,21 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
       const querystring = schema?.querystring as ObjectSchema | undefined;
       return { url, schema: querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema };
     },
+    transformObject: (document) => {
+      const openapi = extensionKeywords(
+        JSON.parse(JSON.stringify((document as { openapiObject: unknown }).openapiObject)),
+      ) as {
+        paths?: Record<string, Record<string, Record<string, unknown>>>;
+      };
+      withOperationIds(openapi.paths ?? {});
+      return openapi as never;
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Scandesk /v1',
         version,
+        license: { name: 'Proprietary (UNLICENSED)' },
         description: 'The local-first twin of the organizations, teams, scans and evidence service. See SPEC.md.',
       },
       servers: [{ url: 'http://127.0.0.1:4790' }],
