@@ -15,12 +15,37 @@ export function optionalDefaults<S extends ObjectSchema>(schema: S): S {
   return { ...schema, required };
 }
 
+interface RouteSchema {
+  produces?: readonly string[];
+  response?: Record<string, Record<string, unknown>>;
+}
+
+/**
+ * A route's `produces` (a ZIP, an event stream, NDJSON) is what it answers on success; its errors
+ * are JSON like every other's. @fastify/swagger would list the route's types for every status, so
+ * the success responses carry their media types themselves and the rest fall back to JSON.
+ */
+export function successContentOnly<S extends RouteSchema>(schema: S): S {
+  const { produces, response, ...rest } = schema;
+  if (!produces || !response) return schema;
+  const responses = Object.fromEntries(
+    Object.entries(response).map(([status, { description, ...body }]) => [
+      status,
+      status.startsWith('2')
+        ? { description, content: Object.fromEntries(produces.map((type) => [type, { schema: body }])) }
+        : { description, ...body },
+    ]),
+  );
+  return { ...rest, response: responses } as unknown as S;
+}
+
 /** The OpenAPI 3.1 document is generated from the routes' own TypeBox schemas. */
 export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
     transform: ({ schema, url }) => {
       const querystring = schema?.querystring as ObjectSchema | undefined;
-      return { url, schema: querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema };
+      const described = querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema;
+      return { url, schema: described && successContentOnly(described as RouteSchema) };
     },
     transformObject: (document) => {
       const openapi = extensionKeywords(

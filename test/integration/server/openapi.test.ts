@@ -132,6 +132,24 @@ describe('GET /v1/openapi.json', () => {
     expect(JSON.stringify(document)).toContain('"x-error-message"');
   });
 
+  it('lists errors as JSON everywhere, and a ZIP, a stream or NDJSON only for the success they are', () => {
+    const contentTypes = (path: string, method: string, status: string) =>
+      Object.keys(
+        (document.paths[path]?.[method]?.responses[status] as { content?: Record<string, unknown> } | undefined)
+          ?.content ?? {},
+      );
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const status of Object.keys(operation.responses).filter((s) => /^[45]/.test(s))) {
+          expect(contentTypes(path, method, status), `${method} ${path} ${status}`).toEqual(['application/json']);
+        }
+      }
+    }
+    expect(contentTypes('/v1/evidence/exports', 'post', '200')).toEqual(['application/zip']);
+    expect(contentTypes('/v1/scans/{scan_id}/evidence/download', 'get', '200')).toEqual(['application/zip']);
+    expect(contentTypes('/v1/events', 'get', '200')).toEqual(['text/event-stream']);
+  });
+
   it('needs a token like every /v1 path', async () => {
     expectError(await ctx.request({ method: 'GET', url: '/v1/openapi.json', as: null }), 401, 'unauthorized');
   });
