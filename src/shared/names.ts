@@ -2,7 +2,16 @@
 
 export const NAME_MAX_LENGTH = 100;
 
-/** At least one character that is not a space, and no control characters (SPEC.md §4). */
-export const NAME_PATTERN = '^[^\\p{Cc}]*[^\\p{Cc}\\s][^\\p{Cc}]*$';
+/** Control characters (Unicode's Cc): C0, DEL and C1. */
+const CONTROL = '\\x00-\\x1f\\x7f-\\x9f';
+/** What ECMA-262's `\s` matches beyond the control characters, spelled out. */
+const SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/**
+ * At least one character that is not a space, and no control characters (SPEC.md §4). Ranges
+ * rather than `\p{Cc}` and `\s`: every JSON Schema validator and regex dialect reads `\x`/`\u`
+ * ranges the same way, with or without a Unicode flag.
+ */
+export const NAME_PATTERN = `^[^${CONTROL}]*[^${CONTROL}${SPACE}][^${CONTROL}]*$`;
 
 export const NAME_MESSAGE = 'must not be only spaces or contain control characters';
