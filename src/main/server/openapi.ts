@@ -16,6 +16,8 @@ export function optionalDefaults<S extends ObjectSchema>(schema: S): S {
 }
 
 interface RouteSchema {
+  consumes?: readonly string[];
+  body?: unknown;
   produces?: readonly string[];
   response?: Record<string, Record<string, unknown>>;
 }
@@ -39,13 +41,25 @@ export function successContentOnly<S extends RouteSchema>(schema: S): S {
   return { ...rest, response: responses } as unknown as S;
 }
 
+/**
+ * A route that consumes a binary type (an evidence ZIP) reads its body as a stream, with no schema
+ * to validate it against; the document still says that a body of that type is expected.
+ */
+export function binaryBody<S extends RouteSchema>(schema: S): S {
+  if (!schema.consumes || schema.body !== undefined) return schema;
+  return {
+    ...schema,
+    body: { type: 'string', format: 'binary', description: `The ${schema.consumes.join(' or ')} body` },
+  };
+}
+
 /** The OpenAPI 3.1 document is generated from the routes' own TypeBox schemas. */
 export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
   return {
     transform: ({ schema, url }) => {
       const querystring = schema?.querystring as ObjectSchema | undefined;
       const described = querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema;
-      return { url, schema: described && successContentOnly(described as RouteSchema) };
+      return { url, schema: described && binaryBody(successContentOnly(described as RouteSchema)) };
     },
     transformObject: (document) => {
       const openapi = extensionKeywords(

@@ -150,6 +150,13 @@ describe('GET /v1/openapi.json', () => {
     expect(contentTypes('/v1/events', 'get', '200')).toEqual(['text/event-stream']);
   });
 
+  it('says that an import takes a ZIP body', () => {
+    const body = document.paths['/v1/evidence/imports']?.post?.requestBody as
+      { required?: boolean; content: Record<string, unknown> } | undefined;
+    expect(body?.required).toBe(true);
+    expect(Object.keys(body?.content ?? {})).toEqual(['application/zip']);
+  });
+
   it('needs a token like every /v1 path', async () => {
     expectError(await ctx.request({ method: 'GET', url: '/v1/openapi.json', as: null }), 401, 'unauthorized');
   });
