@@ -3,7 +3,7 @@ import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
 import type { Db, Executor } from '../db/database';
 import { tupleReader } from '../db/tuple-reader';
 import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
-import { findGrid, GridRecorder } from './timeline-cells.repository';
+import { GridRecorder, gridTotals } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
 
 // Every query of `timeline_entries`: what submit, import, demo and export write, and what the
@@ -84,17 +84,8 @@ export class TimelineWriter {
  * (a long timeline's totals in one indexed row), else counted.
  */
 export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
-  const grid = await findGrid(db, scanId);
-  const top =
-    grid &&
-    (await db
-      .selectFrom('timeline_cells')
-      .select(['count', 'tokens'])
-      .where('scan_id', '=', scanId)
-      .where('level', '=', grid.levels - 1)
-      .where('cell', '=', 0)
-      .executeTakeFirst());
-  if (top) return { count: Number(top.count), tokens: Number(top.tokens) };
+  const summarised = await gridTotals(db, scanId);
+  if (summarised) return summarised;
   const row = await db
     .selectFrom('timeline_entries')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])

@@ -29,6 +29,20 @@ export async function findGrid(db: Executor, scanId: string): Promise<TimelineGr
   return row && { ...row, origin: Number(row.origin), width: Number(row.width), levels: Number(row.levels) };
 }
 
+/** Entry count and token sum from the pyramid's top cell (level `levels` − 1 holds only cell 0), or undefined without a pyramid. */
+export async function gridTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number } | undefined> {
+  const grid = await findGrid(db, scanId);
+  if (!grid) return undefined;
+  const top = await db
+    .selectFrom('timeline_cells')
+    .select(['count', 'tokens'])
+    .where('scan_id', '=', scanId)
+    .where('level', '=', grid.levels - 1)
+    .where('cell', '=', 0)
+    .executeTakeFirst();
+  return top && { count: Number(top.count), tokens: Number(top.tokens) };
+}
+
 /**
  * The stored cells of `ranges`, in one statement: a UNION ALL of one index range per cell range
  * (an OR of them made SQLite read every cell of the scan).
