@@ -125,16 +125,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
 }
 
-/**
- * One batch of scans with their timelines and violations, through compile-once multi-row
- * inserts; parents before children, since foreign keys are checked row by row. A push answers
- * a promise only where the dialect writes asynchronously (see BulkInserter).
- */
 interface Written {
   timelineEntries: number;
   violations: number;
 }
 
+/**
+ * One batch of scans with their timelines and violations, through compile-once multi-row
+ * inserts; parents before children, since foreign keys are checked row by row. A push answers
+ * a promise only where the dialect writes asynchronously (see BulkInserter).
+ */
 async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], chunkRows: number): Promise<Written> {
   await relaxTransaction(trx);
   const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows);
