@@ -177,8 +177,8 @@ async function entryCount(db: Executor, scanId: string): Promise<number> {
 
 /**
  * How many of the scan's entries have a timestamp below `bound`: the seq of the first entry at or
- * after it. A binary search over seq in one statement,
- * each step a primary-key lookup, about 20 for a million entries.
+ * after it. A binary search over seq in one statement, each step a primary-key lookup, about 20
+ * for a million entries.
  */
 async function seqBound(db: Executor, scanId: string, bound: number): Promise<number> {
   const before = sql`e.timestamp < ${bound}`;

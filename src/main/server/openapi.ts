@@ -62,8 +62,9 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
       return { url, schema: described && binaryBody(successContentOnly(described as RouteSchema)) };
     },
     transformObject: (document) => {
+      // extensionKeywords builds a new tree, so the names added below touch no cached schema.
       const openapi = extensionKeywords(
-        JSON.parse(JSON.stringify((document as { openapiObject: unknown }).openapiObject)),
+        (document as { openapiObject: Parameters<typeof extensionKeywords>[0] }).openapiObject,
       ) as {
         paths?: Record<string, Record<string, Record<string, unknown>>>;
       };
