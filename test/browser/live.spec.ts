@@ -76,3 +76,19 @@ test('a restarted server: the viewer reconnects and hears of new scans again', a
   await submit(url, token, { tool: unique() });
   await expect(page.getByRole('button', { name: /^1 new scan/ })).toBeVisible();
 });
+
+test('an answer that is not an event stream does not end live updates: the viewer opens the stream again', async ({
+  page,
+}) => {
+  // A browser's EventSource gives up for good on such an answer (a proxy's 502, a server closing).
+  let refused = 0;
+  await page.route('**/v1/events', async (route) => {
+    if (refused++ === 0) await route.fulfill({ status: 503, body: 'closing' });
+    else await route.continue();
+  });
+  await signIn(page, '/scans');
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible({ timeout: 15_000 });
+  expect(refused).toBeGreaterThan(1);
+  await submit(A(), owner(), { tool: unique() });
+  await expect(page.getByRole('button', { name: /^1 new scan/ })).toBeVisible();
+});
