@@ -15,3 +15,8 @@ const SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000
 export const NAME_PATTERN = `^[^${CONTROL}]*[^${CONTROL}${SPACE}][^${CONTROL}]*$`;
 
 export const NAME_MESSAGE = 'must not be only spaces or contain control characters';
+
+const NAME = new RegExp(NAME_PATTERN, 'u');
+
+/** Whether `text` is a name, tool or action as the API's Name and Label schemas accept it. */
+export const isName = (text: string): boolean => [...text].length <= NAME_MAX_LENGTH && NAME.test(text);

@@ -3,7 +3,9 @@ export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+// RFC 3339 §5.6 date-time: `T` or `t` (or a space, which its note allows), a fraction of any
+// length, `Z`, `z` or a ±hh:mm offset.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** Date.UTC, except that years 0–99 stay themselves instead of becoming 1900–1999. */
 function utc(year: number, month: number, day: number, hours = 0, minutes = 0, seconds = 0): number {
@@ -16,34 +18,56 @@ function utc(year: number, month: number, day: number, hours = 0, minutes = 0, s
 const FIRST_MS = utc(0, 0, 1);
 const LAST_MS = utc(9999, 11, 31, 23, 59, 59) + 999;
 
-/**
- * Parses `2026-11-01` (midnight UTC) or an RFC 3339 date-time into epoch milliseconds; null for
- * anything else, including impossible dates such as `2026-02-30`.
- */
-export function parseDateOrDateTime(text: string): number | null {
-  const date = DATE.exec(text);
-  if (date) {
-    const ms = utc(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    return new Date(ms).toISOString().startsWith(text) ? ms : null;
-  }
-  const dateTime = DATE_TIME.exec(text);
-  if (!dateTime) return null;
-  const [, y, mo, d, h, mi, s] = dateTime.map(Number) as number[];
-  const calendar = new Date(utc(y!, mo! - 1, d!, h!, mi!, s!));
-  if (
-    calendar.getUTCMonth() !== mo! - 1 ||
-    calendar.getUTCDate() !== d! ||
-    calendar.getUTCHours() !== h! ||
-    calendar.getUTCMinutes() !== mi! ||
-    calendar.getUTCSeconds() !== s!
-  ) {
-    return null;
-  }
-  const ms = Date.parse(text.replace(' ', 'T'));
-  // An offset can push 9999-12-31 or 0000-01-01 out of the four-digit years that
-  // formatTimestamp can write back (`+010000-…`): such instants are refused.
-  return Number.isNaN(ms) || ms < FIRST_MS || ms > LAST_MS ? null : ms;
+const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const daysIn = (year: number, month: number): number =>
+  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/** Epoch ms of an RFC 3339 full-date (`2026-11-01`, midnight UTC), or null. */
+export function parseDate(text: string): number | null {
+  const match = DATE.exec(text);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  return utc(year, month - 1, day);
 }
+
+/**
+ * Epoch ms of an RFC 3339 date-time, or null. Digits past the millisecond are cut off; the leap
+ * second (23:59:60 in UTC, the only place RFC 3339 allows it) is read as 23:59:59.999, the last
+ * instant a Date can tell from the next minute. Instants outside 0000-01-01T00:00:00.000Z …
+ * 9999-12-31T23:59:59.999Z, which the contract's timestamp form cannot write, are null too.
+ */
+export function parseDateTime(text: string): number | null {
+  const match = DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  const sign = match[8] === '-' ? -1 : 1;
+  const [offsetHours, offsetMinutes] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
+  if (hours > 23 || minutes > 59 || seconds > 60 || offsetHours > 23 || offsetMinutes > 59) return null;
+  const offsetMs = sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const millis = Number((match[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  let ms: number;
+  if (seconds === 60) {
+    const leap = utc(year, month - 1, day, hours, minutes, 59) + 999 - offsetMs;
+    // 23:59:60 UTC only: the offset must bring the local time there.
+    if (new Date(leap).getUTCHours() !== 23 || new Date(leap).getUTCMinutes() !== 59) return null;
+    ms = leap;
+  } else {
+    ms = utc(year, month - 1, day, hours, minutes, seconds) + millis - offsetMs;
+  }
+  return ms < FIRST_MS || ms > LAST_MS ? null : ms;
+}
+
+/** A full-date (midnight UTC) or a date-time, as parseDate and parseDateTime read them. */
+export const parseDateOrDateTime = (text: string): number | null => parseDate(text) ?? parseDateTime(text);
 
 /** The contract's timestamp form: ISO 8601 UTC with milliseconds and `Z`. */
 export function formatTimestamp(ms: number): string {

@@ -57,7 +57,7 @@ export async function timelinePage(
   query: TimelinePageQuery,
 ): Promise<TimelinePage> {
   if (!(await findVisibleScan(db, scanId, userId))) throw notFound('scan');
-  // Both were validated by the schema's date-or-date-time format.
+  // Both were validated by the schema's date or date-time format, which parseDateOrDateTime reads.
   const since = query.since === undefined ? undefined : (parseDateOrDateTime(query.since) ?? undefined);
   const until = query.until === undefined ? undefined : (parseDateOrDateTime(query.until) ?? undefined);
   const range = await timelineSeqRange(db, scanId, since, until);

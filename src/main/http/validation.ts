@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../../shared/api/errors';
-import { parseDateOrDateTime } from '../../shared/time';
+import { parseDate, parseDateTime } from '../../shared/time';
 
 // ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -25,7 +25,10 @@ export function makeAjv(coerceTypes: boolean | 'array'): Ajv {
     strict: false,
   });
   addFormats(ajv);
-  ajv.addFormat('date-or-date-time', (text: string) => parseDateOrDateTime(text) !== null);
+  // The standard formats, as the server reads them: a value passes exactly when the handler can
+  // parse it (ajv-formats' own date-time also takes `+0530` offsets, which RFC 3339 does not).
+  ajv.addFormat('date', (text: string) => parseDate(text) !== null);
+  ajv.addFormat('date-time', (text: string) => parseDateTime(text) !== null);
   return ajv;
 }
 
@@ -38,7 +41,10 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 
 /** One detail per ajv error, naming the field as a dotted path. */
-export function detailsFromAjv(errors: ErrorObject[], part: string | undefined): ErrorDetail[] {
+export function detailsFromAjv(all: ErrorObject[], part: string | undefined): ErrorDetail[] {
+  // A value that fits no branch of an `anyOf` is one mistake, worded by the anyOf, not one per branch.
+  const unions = all.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/`);
+  const errors = all.filter((error) => !unions.some((union) => error.schemaPath.startsWith(union)));
   const details = errors.slice(0, MAX_DETAILS).map((error): ErrorDetail => {
     const path = error.instancePath.split('/').slice(1);
     const params = error.params as { missingProperty?: string; additionalProperty?: string };
@@ -48,7 +54,7 @@ export function detailsFromAjv(errors: ErrorObject[], part: string | undefined):
     const explained = (error.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
     const message = params.additionalProperty
       ? 'is not a known field'
-      : (error.keyword === 'pattern' || error.keyword === 'format') && typeof explained === 'string'
+      : ['pattern', 'format', 'anyOf'].includes(error.keyword) && typeof explained === 'string'
         ? explained
         : (error.message ?? 'is invalid');
     return { field, message };

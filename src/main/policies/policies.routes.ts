@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
-import { Policy, PolicyPreviewBody, ReevaluateBody } from '../../shared/api/policies';
+import { IMPACT_MAX_DAYS, Policy, PolicyPreviewBody, ReevaluateBody } from '../../shared/api/policies';
 import type { FastifyReply } from 'fastify';
 import { progressStream, type ProgressReport } from '../http/progress-stream';
 import type { RouteDeps } from '../http/route-types';
@@ -16,6 +16,9 @@ const progressResponse = {
     type: 'string',
   },
 };
+
+/** What the range of a preview or re-evaluation must be, which no schema keyword can say. */
+const RANGE_RULES = `Rules the schema cannot state: \`until\` must be after \`since\`, at most ${IMPACT_MAX_DAYS} days after it; otherwise 400 naming \`until\`.`;
 
 const tags = ['policies'];
 
@@ -59,6 +62,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         summary:
           "What a draft policy would flag over the organization's stored scans of a range (owner, admin); writes nothing",
+        description: RANGE_RULES,
         params: OrganizationParams,
         body: PolicyPreviewBody,
         produces: ['application/x-ndjson'],
@@ -78,6 +82,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         summary:
           "Apply the saved policy to the organization's submitted scans of a range, all or nothing (owner, admin); imported scans keep their package's violations",
+        description: RANGE_RULES,
         params: OrganizationParams,
         body: ReevaluateBody,
         produces: ['application/x-ndjson'],

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Scan, ScanExportQuery, ScanList, ScanListQuery, ScanParams, SubmitScanBody } from '../../shared/api/scans';
+import { Type } from 'typebox';
+import {
+  Scan,
+  ScanExportQuery,
+  ScanList,
+  ScanListQuery,
+  ScanParams,
+  ScanSummary,
+  SubmitScanBody,
+} from '../../shared/api/scans';
 import { attachmentDisposition } from '../http/content-disposition';
 import { exportScans } from './scan-export.service';
 import type { RouteDeps } from '../http/route-types';
@@ -20,6 +29,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
       schema: {
         tags,
         summary: 'Visible scans, newest first unless sorted, with the total of all that match',
+        description:
+          'A rule the schema cannot state: `after` must be the id of a scan you can see; otherwise 400 naming `after`.',
         querystring: ScanListQuery,
         response: { 200: ScanList },
       },
@@ -37,8 +48,12 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
           'The same visibility, filters and order as GET /v1/scans, without paging. CSV text that a spreadsheet would run ' +
           'as a formula (starting with = + - @, tab or CR) is prefixed with an apostrophe.',
         querystring: ScanExportQuery,
-        produces: ['text/csv', 'application/json'],
-        response: { 200: { description: 'text/csv or application/json, as `format` asks', type: 'string' } },
+        response: {
+          200: {
+            description: 'Every matching scan, as `format` asks',
+            content: { 'text/csv': { schema: Type.String() }, 'application/json': { schema: Type.Array(ScanSummary) } },
+          },
+        },
       },
     },
     async (request, reply) => {
@@ -61,6 +76,9 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
       schema: {
         tags,
         summary: "Submit a scan; it is evaluated against its organization's policy at once",
+        description:
+          "A rule the schema cannot state: with a `timeline`, `tokens` must equal the sum of its entries' tokens; " +
+          'otherwise 400 naming `tokens`.',
         body: SubmitScanBody,
         response: { 201: Scan },
       },

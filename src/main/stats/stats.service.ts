@@ -8,11 +8,14 @@ import type {
 } from '../../shared/api/stats';
 import { formatTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
-import { bigint } from '../db/sql-math';
+import { bigint, doubleSum } from '../db/sql-math';
 import { matching, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { toFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
 import { splitByDays, type Span } from '../scans/day-split';
+
+/** Token sums past 2^53 − 1 are answered as 2^53 − 1: JSON integers stay safe (SPEC.md §1). */
+const saturated = (tokens: number): number => Math.min(tokens, Number.MAX_SAFE_INTEGER);
 
 const BUCKET_MS: Record<StatBucket, number> = { hour: HOUR_MS, day: DAY_MS };
 
@@ -38,7 +41,7 @@ async function scanBucketRows(
     .where(matching(filters))
     .select((eb) => [
       eb('scans.created_at', '-', eb('scans.created_at', '%', bigint(width))).as('start'),
-      eb.fn.sum<number>('scans.tokens').as('tokens'),
+      doubleSum('scans.tokens').as('tokens'),
       eb.fn.countAll<number>().as('scans'),
       eb.fn.sum<number>('scans.violation_count').as('violations'),
       (groupBy === undefined ? eb.val('') : eb.ref(`scans.${groupBy}`)).as('group_name'),
@@ -65,7 +68,7 @@ async function dayRollupRows(
   const rows = await query
     .select((eb) => [
       'scan_days.day as start',
-      eb.fn.sum<number>('scan_days.tokens').as('tokens'),
+      doubleSum('scan_days.tokens').as('tokens'),
       eb.fn.sum<number>('scan_days.scans').as('scans'),
       eb.fn.sum<number>('scan_days.violations').as('violations'),
       (groupBy === undefined ? eb.val('') : eb.ref(`scan_days.${groupBy}`)).as('group_name'),
@@ -105,10 +108,11 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
       };
       buckets.set(start, bucket);
     }
-    bucket.tokens += Number(row.tokens);
+    bucket.tokens = saturated(bucket.tokens + Number(row.tokens));
     bucket.scans += Number(row.scans);
     bucket.violations += Number(row.violations);
-    if (bucket.groups) bucket.groups[row.group_name] = { tokens: Number(row.tokens), scans: Number(row.scans) };
+    if (bucket.groups)
+      bucket.groups[row.group_name] = { tokens: saturated(Number(row.tokens)), scans: Number(row.scans) };
   }
   const ordered = [...buckets.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
   return { bucket: query.bucket, buckets: ordered };

@@ -11,9 +11,20 @@ export const ID_PREFIX = {
   token: 'tok_',
 } as const;
 
+/** Said once for every date-time the API reads: what no format keyword can state. */
+const TIME_RANGE =
+  'instants before 0000-01-01T00:00:00Z or after 9999-12-31T23:59:59.999Z are refused; digits past the millisecond are dropped; a leap second (23:59:60 UTC) reads as 23:59:59.999';
+
 export const Timestamp = Type.String({
   format: 'date-time',
   description: 'ISO 8601 UTC with milliseconds, e.g. 2026-11-21T04:16:15.470Z',
+});
+
+/** A date-time the API reads: any RFC 3339 form, stored and answered as a Timestamp. */
+export const InputTimestamp = Type.String({
+  format: 'date-time',
+  errorMessage: 'must be an RFC 3339 date-time (2026-11-21T04:16:15.470Z)',
+  description: `RFC 3339 date-time, stored as UTC with milliseconds; ${TIME_RANGE}`,
 });
 
 export const Id = Type.String({
@@ -45,11 +56,11 @@ export const Label = Type.String({
   description: '1–100 characters, not only spaces, no control characters',
 });
 
-/** A date (`2026-11-01`, midnight UTC) or a date-time; checked by the server's `date-or-date-time` format. */
+/** A date (`2026-11-01`, midnight UTC) or a date-time: the standard formats, which outside tools know. */
 export const DateOrDateTime = Type.String({
-  format: 'date-or-date-time',
-  errorMessage: 'must be a date (2026-11-01) or an ISO 8601 date-time (2026-11-01T12:00:00.000Z)',
-  description: 'ISO date (midnight UTC) or date-time',
+  anyOf: [{ format: 'date' }, { format: 'date-time' }],
+  errorMessage: 'must be a date (2026-11-01) or an RFC 3339 date-time (2026-11-01T12:00:00.000Z)',
+  description: `RFC 3339 full-date (midnight UTC) or date-time; ${TIME_RANGE}`,
 });
 
 export const TokenCount = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });

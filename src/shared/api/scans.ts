@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { NAME_MAX_LENGTH } from '../names';
-import { DateOrDateTime, Id, Label, TokenCount, Timestamp } from './common';
+import { ID_MAX_LENGTH, ID_MESSAGE, ID_PATTERN } from '../ids';
+import { DateOrDateTime, Id, InputTimestamp, Label, TokenCount, Timestamp } from './common';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -56,7 +56,7 @@ export const ScanList = Type.Object({ scans: Type.Array(ScanSummary), total: Typ
 export type ScanList = Static<typeof ScanList>;
 
 export const TimelineEntry = Type.Object(
-  { timestamp: Timestamp, action: Label, tokens: TokenCount },
+  { timestamp: InputTimestamp, action: Label, tokens: TokenCount },
   { additionalProperties: false },
 );
 export type TimelineEntry = Static<typeof TimelineEntry>;
@@ -103,7 +103,7 @@ export const ScanListQuery = Type.Object(
     offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(DateOrDateTime),
-    tool: Type.Optional(Type.String({ maxLength: NAME_MAX_LENGTH })),
+    tool: Type.Optional(Label),
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),
@@ -116,7 +116,9 @@ export const ScanListQuery = Type.Object(
     after: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: 100,
+        maxLength: ID_MAX_LENGTH,
+        pattern: ID_PATTERN,
+        errorMessage: ID_MESSAGE,
         description:
           'keyset paging (extension): the last scan id of the previous page; the list continues after it in its order, and offset counts from there',
       }),

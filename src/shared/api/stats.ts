@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Id, TokenCount, Timestamp } from './common';
+import { DateOrDateTime, Id, Label, Timestamp } from './common';
 
 export const STAT_BUCKETS = ['hour', 'day'] as const;
 export type StatBucket = (typeof STAT_BUCKETS)[number];
@@ -10,7 +10,7 @@ export const TokenStatsQuery = Type.Object(
   {
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(DateOrDateTime),
-    tool: Type.Optional(Type.String({ maxLength: 100 })),
+    tool: Type.Optional(Label),
     organization_id: Type.Optional(Id),
     bucket: Type.Enum(STAT_BUCKETS, { default: 'day' }),
     group_by: Type.Optional(Type.Enum(STAT_GROUPS)),
@@ -19,11 +19,18 @@ export const TokenStatsQuery = Type.Object(
 );
 export type TokenStatsQuery = Static<typeof TokenStatsQuery>;
 
-const GroupStats = Type.Object({ tokens: TokenCount, scans: Type.Integer({ minimum: 0 }) });
+/** A sum over many scans, each up to 2^53 − 1 tokens: it saturates there rather than lose precision. */
+const TokenSum = Type.Integer({
+  minimum: 0,
+  maximum: Number.MAX_SAFE_INTEGER,
+  description: 'a sum of token counts; a sum past 2^53 − 1 is answered as 2^53 − 1',
+});
+
+const GroupStats = Type.Object({ tokens: TokenSum, scans: Type.Integer({ minimum: 0 }) });
 
 export const TokenStatsBucket = Type.Object({
   start: Timestamp,
-  tokens: TokenCount,
+  tokens: TokenSum,
   scans: Type.Integer({ minimum: 0 }),
   violations: Type.Integer({ minimum: 0 }),
   groups: Type.Optional(Type.Record(Type.String(), GroupStats)),

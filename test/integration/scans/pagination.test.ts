@@ -239,6 +239,10 @@ describe('scans list: pagination, order, filters', () => {
       ['has_violations=1', 'has_violations'],
       ['status=done', 'status'],
       ['sort=newest', 'sort'],
+      // No stored tool holds a control character; PostgreSQL text cannot even hold NUL.
+      ['tool=a%00b', 'tool'],
+      ['tool=%09', 'tool'],
+      ['after=not%20an%20id', 'after'],
       ['Limit=5', 'Limit'],
     ];
     for (const [query, field] of cases) {

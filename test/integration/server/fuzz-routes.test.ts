@@ -124,13 +124,14 @@ function fromSchema(schema: JsonSchema | undefined, depth = 0): fc.Arbitrary<unk
   if (!schema || depth > 4) return fc.constant(null);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   if ('const' in schema) return fc.constant(schema.const);
-  const variants = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (variants) return fc.oneof(...variants.map((variant) => fromSchema(variant, depth + 1)));
+  const { anyOf, oneOf, ...rest } = schema;
+  const variants = (anyOf ?? oneOf) as JsonSchema[] | undefined;
+  if (variants) return fc.oneof(...variants.map((variant) => fromSchema({ ...rest, ...variant }, depth + 1)));
   const type = schema.type;
   if (Array.isArray(type)) return fc.oneof(...type.map((t: unknown) => fromSchema({ ...schema, type: t }, depth)));
   switch (type) {
     case 'string': {
-      if (schema.format === 'date-time' || schema.format === 'date-or-date-time') {
+      if (schema.format === 'date-time' || schema.format === 'date') {
         return fc
           .date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true })
           .map((date) => date.toISOString());

@@ -196,6 +196,37 @@ describe('GET /v1/stats/tokens', () => {
     expect((await stats(`organization_id=${orgId}`, other)).buckets).toEqual([]);
   });
 
+  it('answers token sums past 2^53 − 1 as 2^53 − 1, also past a 64-bit integer', async () => {
+    const big = await ctx.createUser('big spender');
+    // 1,100 scans of the largest count: their sum leaves even a signed 64-bit integer's range.
+    await insertScans(
+      ctx.db,
+      Array.from({ length: 1100 }, (_, index) => ({
+        id: fixtureScanId(10_000 + index),
+        created_at: at(index < 1000 ? 5 : 6, 12),
+        submitted_by: big.id,
+        tool: 'claude-code',
+        action: 'edit',
+        tokens: Number.MAX_SAFE_INTEGER,
+      })),
+    );
+    for (const query of [
+      'bucket=day',
+      'bucket=day&group_by=tool',
+      'bucket=hour',
+      `since=${new Date(at(5, 6)).toISOString()}`,
+    ]) {
+      const { buckets } = await stats(query, big);
+      expect(
+        buckets.map((bucket) => bucket.tokens),
+        query,
+      ).toEqual([Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]);
+      for (const bucket of buckets) {
+        for (const group of Object.values(bucket.groups ?? {})) expect(group.tokens).toBe(Number.MAX_SAFE_INTEGER);
+      }
+    }
+  });
+
   it('refuses bad parameters, naming them', async () => {
     for (const [query, field] of [
       ['bucket=week', 'bucket'],
@@ -205,6 +236,7 @@ describe('GET /v1/stats/tokens', () => {
       ['since=yesterday', 'since'],
       ['until=2026-02-30', 'until'],
       ['group=tool', 'group'],
+      ['tool=a%00b', 'tool'],
     ] as const) {
       const response = await ctx.request({ method: 'GET', url: `/v1/stats/tokens?${query}` });
       const { details } = expectError(response, 400, 'validation_failed');

@@ -8,7 +8,7 @@ import {
   type ScanListSort,
 } from '../../../../shared/api/scans';
 import { isId } from '../../../../shared/ids';
-import { NAME_MAX_LENGTH } from '../../../../shared/names';
+import { isName, NAME_MAX_LENGTH } from '../../../../shared/names';
 import { DAY_MS } from '../../../../shared/time';
 
 export const PAGE_SIZES = [25, 50, 100, 200, SCAN_PAGE_MAX] as const;
@@ -61,10 +61,11 @@ export function parseScansSearch(input: unknown): ScansSearch {
   const hasViolations = raw.has_violations;
   const limit = integer(raw.limit, 1, SCAN_PAGE_MAX);
   const organization = text(raw.organization_id, Infinity);
+  const tool = text(raw.tool, NAME_MAX_LENGTH);
   const search: ScansSearch = {
     since: date(raw.since),
     until: date(raw.until),
-    tool: text(raw.tool, NAME_MAX_LENGTH),
+    tool: tool !== undefined && isName(tool) ? tool : undefined,
     status: oneOf(SCAN_STATUSES, raw.status),
     organization_id: organization !== undefined && isId(organization) ? organization : undefined,
     has_violations:
