@@ -90,6 +90,12 @@ export class TwoHandleSqliteDriver implements Driver {
     return this.readerHandle;
   }
 
+  /** Closes the read-only handle; the next read outside a transaction opens a new one. */
+  closeReader(): void {
+    this.readerHandle?.close();
+    this.readerHandle = undefined;
+  }
+
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {

@@ -9,6 +9,7 @@ import {
 import { dialectOf } from '../db/dialect';
 import type { Db, Executor } from '../db/database';
 import type { DatabaseLocation } from '../db/database-location';
+import { withRollbackJournal } from '../db/sqlite-connection';
 import { inTransaction } from '../db/transaction';
 import { insertOrganization, upsertMembership } from '../organizations/organizations.repository';
 import { savePolicy } from '../policies/policies.repository';
@@ -98,8 +99,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       if (dialectOf(db) === 'sqlite') {
         // One transaction, the scans' list indexes built once at the end: other connections
         // read on meanwhile (WAL) and see all of the demo or none of it; writers wait for it.
-        await inTransaction(db, (trx) =>
-          withoutSecondaryIndexes(trx, 'scans', () => load((batch) => insertBatch(db, trx, batch, chunkRows))),
+        await withRollbackJournal(db, () =>
+          inTransaction(db, (trx) =>
+            withoutSecondaryIndexes(trx, 'scans', () => load((batch) => insertBatch(db, trx, batch, chunkRows))),
+          ),
         );
       } else {
         // A transaction per batch: PostgreSQL's writes from other servers go on between them.
