@@ -11,7 +11,7 @@
  *   must name every field the 400 names (SPEC's error details carry them);
  * - a request the document refuses is refused (4xx);
  * - without a token, or with an unknown one, 401; a method the path does not list, 405;
- * - what a 201 names in its Location can be read at once; what a DELETE removed is gone (404).
+ * - the headers a response lists are there; what a 201 names in its Location can be read at once; what a DELETE removed is gone (404).
  *
  * Schemathesis itself cannot be installed here (PyPI is unreachable from these machines), so this
  * is its checks, not its generators: values come from schema-arbitraries.ts, which knows nothing of
@@ -20,6 +20,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, refusal, valid, type Schema } from '../helpers/schema-arbitraries';
+import { idKind, type IdKind } from '../helpers/path-ids';
 import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } from '../helpers/serve-process';
 
 const SEED = Number(process.env.SCANDESK_CONFORMANCE_SEED ?? 20_261_125);
@@ -31,6 +32,7 @@ interface MediaType {
 }
 interface ResponseSpec {
   content?: Record<string, MediaType>;
+  headers?: Record<string, unknown>;
 }
 interface Parameter {
   in: 'path' | 'query' | 'header';
@@ -61,10 +63,10 @@ interface Answer {
   status: number;
   type: string | null;
   location: string | null;
+  headers: Headers;
   text: string;
 }
 
-type IdKind = 'organization' | 'team' | 'scan' | 'user';
 const pools: Record<IdKind, string[]> = { organization: [], team: [], scan: [], user: [] };
 
 let server: ServeProcess;
@@ -91,9 +93,9 @@ async function send(request: Request): Promise<Answer> {
   // An event stream never ends: its status and type are all there is to check.
   if (type?.startsWith('text/event-stream')) {
     controller.abort();
-    return { status: response.status, type, location, text: '' };
+    return { status: response.status, type, location, headers: response.headers, text: '' };
   }
-  return { status: response.status, type, location, text: await response.text() };
+  return { status: response.status, type, location, headers: response.headers, text: await response.text() };
 }
 
 /** What is wrong with an answer as the document describes the operation; empty when nothing is. */
@@ -104,6 +106,10 @@ function answerProblems(operation: Operation, answer: Answer): string[] {
   const documented =
     responses[String(answer.status)] ?? responses[`${String(answer.status)[0]}XX`] ?? responses.default;
   if (!documented) return [...problems, `status ${answer.status} is not documented`];
+  // Every header the document lists for a response is one the server sets.
+  for (const header of Object.keys(documented.headers ?? {})) {
+    if (!answer.headers.has(header)) problems.push(`status ${answer.status} without its documented ${header} header`);
+  }
   if (answer.text === '' && answer.status === 204) return problems;
   const media = answer.type?.split(';')[0]!.trim().toLowerCase() ?? null;
   const listed = Object.keys(documented.content ?? {});
@@ -169,16 +175,6 @@ function refusalProblem(operation: Operation, answer: Answer): string | null {
     if (fields.length > 0 && fields.every((field) => text.includes(`\`${field}\``))) return null;
   }
   return `a request the document accepts was refused with ${answer.status}: ${answer.text.slice(0, 300)}`;
-}
-
-/** The kind of id a path parameter names: from its own name, else from the segment before it. */
-function idKind(path: string, param: string): IdKind | null {
-  if (param === 'user_id') return 'user';
-  if (param === 'org_id') return 'organization';
-  if (param === 'scan_id') return 'scan';
-  const before = path.split(`/{${param}}`)[0]!.split('/').pop();
-  const kinds: Record<string, IdKind> = { organizations: 'organization', teams: 'team', scans: 'scan', users: 'user' };
-  return before ? (kinds[before] ?? null) : null;
 }
 
 /** Ids that exist now: what destructive operations removed is gone from the pools too. */

@@ -9,6 +9,7 @@ import {
   OrganizationList,
   OrganizationParams,
 } from '../../shared/api/organizations';
+import { createdResponse } from '../http/created-response';
 import type { RouteDeps } from '../http/route-types';
 import { listOrganizationsOfUser } from './organizations.repository';
 import * as service from './organizations.service';
@@ -24,7 +25,14 @@ export const organizationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (a
 
   app.post(
     '/v1/organizations',
-    { schema: { tags, summary: 'Create an organization', body: OrganizationBody, response: { 201: Organization } } },
+    {
+      schema: {
+        tags,
+        summary: 'Create an organization',
+        body: OrganizationBody,
+        response: { 201: createdResponse(Organization) },
+      },
+    },
     async (request, reply) => {
       const organization = await service.createOrganization(db, request.user.id, request.body.name);
       return reply.code(201).header('Location', `/v1/organizations/${organization.id}`).send(organization);

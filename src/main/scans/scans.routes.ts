@@ -11,6 +11,7 @@ import {
 } from '../../shared/api/scans';
 import { attachmentDisposition } from '../http/content-disposition';
 import { exportScans } from './scan-export.service';
+import { createdResponse } from '../http/created-response';
 import type { RouteDeps } from '../http/route-types';
 import { listScans, readScan, submitScan } from './scans.service';
 
@@ -80,7 +81,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
           "A rule the schema cannot state: with a `timeline`, `tokens` must equal the sum of its entries' tokens; " +
           'otherwise 400 naming `tokens`.',
         body: SubmitScanBody,
-        response: { 201: Scan },
+        response: { 201: createdResponse(Scan) },
       },
     },
     async (request, reply) => {

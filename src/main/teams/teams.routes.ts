@@ -10,6 +10,7 @@ import {
   TeamMembership,
   TeamParams,
 } from '../../shared/api/teams';
+import { createdResponse } from '../http/created-response';
 import type { RouteDeps } from '../http/route-types';
 import * as service from './teams.service';
 
@@ -30,7 +31,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
         summary: 'Create a team (owner, admin)',
         params: OrgTeamsParams,
         body: TeamBody,
-        response: { 201: Team },
+        response: { 201: createdResponse(Team) },
       },
     },
     async (request, reply) => {

@@ -9,6 +9,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShapeProblem, storeFingerprint, testSeed } from '../../helpers/reliability';
 import { createOrg, putPolicy, submitScan } from '../../helpers/scan-fixtures';
+import { idKind, type IdKind } from '../../helpers/path-ids';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 type JsonSchema = Record<string, unknown>;
@@ -30,9 +31,7 @@ interface OpenApiOperation {
   consumes?: string[];
 }
 
-/** What an existing id of each kind resolves to at request time (fixtures can be deleted by a run). */
-type IdKind = 'organization' | 'team' | 'scan' | 'user';
-
+/** Existing ids of each kind, resolved at request time (fixtures can be deleted by a run). */
 interface Fixtures {
   organization: string[];
   team: string[];
@@ -105,16 +104,6 @@ async function ensureFixtures(): Promise<void> {
     const own = await submitScan(ctx, { tool: 'claude-code', action: 'edit', tokens: 7 }, member);
     fixtures.scan = [...fixtures.scan, withOrg.id, own.id];
   }
-}
-
-/** The kind of id a path parameter names: from its own name, else from the segment before it. */
-function idKind(path: string, param: string): IdKind | null {
-  if (param === 'user_id') return 'user';
-  if (param === 'org_id') return 'organization';
-  if (param === 'scan_id') return 'scan';
-  const before = path.split(`/{${param}}`)[0]!.split('/').pop();
-  const kinds: Record<string, IdKind> = { organizations: 'organization', teams: 'team', scans: 'scan', users: 'user' };
-  return before ? (kinds[before] ?? null) : null;
 }
 
 // ---- generators ----
