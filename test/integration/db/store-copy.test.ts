@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseLocation } from '../../../src/main/db/database-location';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { openDatabase } from '../../../src/main/db/open-database';
+import { sqliteUnder } from '../../../src/main/db/sqlite-connection';
 import { copyStore, countRows, StoreCopyError } from '../../../src/main/db/store-copy';
 import { runDemo } from '../../../src/main/demo/demo.service';
 import type { App } from '../../../src/main/http/route-types';
@@ -34,6 +35,8 @@ async function copy(from: DatabaseLocation, to: DatabaseLocation): Promise<void>
     const summary = await copyStore(source, target, (rows) => progress.push(rows));
     expect(summary).toEqual(await countRows(source));
     expect(progress.reduce((sum, n) => sum + n, 0)).toBe(summary.total);
+    // A SQLite target is written through a rollback journal, and left in WAL mode as every store is.
+    if (to.kind === 'sqlite') expect(sqliteUnder(target).pragma('journal_mode', { simple: true })).toBe('wal');
   } finally {
     await source.destroy();
     await target.destroy();
