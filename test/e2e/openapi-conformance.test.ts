@@ -9,6 +9,7 @@
  * - a request the document accepts is not refused for its shape (400, 415, 422). The one allowed
  *   refusal is a rule the schema cannot state, between fields: then the operation's description
  *   must name every field the 400 names (SPEC's error details carry them);
+ * - the request bodies the document gives as examples are accepted;
  * - a request the document refuses is refused (4xx);
  * - without a token, or with an unknown one, 401; a method the path does not list, 405;
  * - the headers a response lists are there; what a 201 names in its Location can be read at once; what a DELETE removed is gone (404).
@@ -29,6 +30,7 @@ const RUNS = Number(process.env.SCANDESK_CONFORMANCE_RUNS ?? 60);
 
 interface MediaType {
   schema?: Schema;
+  examples?: Record<string, { value: unknown }>;
 }
 interface ResponseSpec {
   content?: Record<string, MediaType>;
@@ -313,6 +315,26 @@ describe('the OpenAPI document, as an outside client reads it', () => {
     }
     expect(report()).toEqual([]);
   }, 300_000);
+
+  it('accepts the examples the document gives, as documented', async () => {
+    await refillPools();
+    let examples = 0;
+    for (const operation of operations) {
+      const content = operation.spec.requestBody?.content['application/json'];
+      if (!content?.examples) continue;
+      const [request] = fc.sample(requests(operation, false), { seed: SEED, numRuns: 1 });
+      for (const { value } of Object.values(content.examples)) {
+        examples += 1;
+        const body = { type: 'application/json', bytes: Buffer.from(JSON.stringify(value)) };
+        const answer = await send({ ...request!, body });
+        const refused =
+          answer.status >= 300 ? [`a documented example was answered ${answer.status}: ${answer.text}`] : [];
+        record(operation, { ...request!, body }, [...answerProblems(operation, answer), ...refused]);
+      }
+    }
+    expect(examples).toBeGreaterThan(0);
+    expect(report()).toEqual([]);
+  }, 120_000);
 
   it('refuses requests the document refuses, as documented', async () => {
     let index = 0;

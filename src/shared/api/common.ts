@@ -65,7 +65,10 @@ export const DateOrDateTime = Type.String({
 
 export const TokenCount = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
-export const NameBody = Type.Object({ name: Name }, { additionalProperties: false });
+export const NameBody = Type.Object(
+  { name: Name },
+  { additionalProperties: false, examples: [{ name: 'Acme Research' }] },
+);
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];

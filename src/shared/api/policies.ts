@@ -12,7 +12,18 @@ export const Policy = Type.Object(
     blocked_tools: Names,
     blocked_actions: Names,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        max_tokens_per_scan: 200_000,
+        max_tokens_per_request: 20_000,
+        allowed_tools: null,
+        blocked_tools: ['curl'],
+        blocked_actions: ['shell'],
+      },
+    ],
+  },
 );
 export type Policy = Static<typeof Policy>;
 

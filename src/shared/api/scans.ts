@@ -82,7 +82,23 @@ export const SubmitScanBody = Type.Object(
     ),
     token_breakdown: Type.Optional(TokenBreakdown),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // What a client sends (and what outside tools try first): the short form, and one with its timeline.
+    examples: [
+      { tool: 'claude-code', action: 'edit', tokens: 1200 },
+      {
+        tool: 'cursor',
+        action: 'chat',
+        tokens: 1500,
+        timeline: [
+          { timestamp: '2026-11-21T04:16:15.470Z', action: 'read', tokens: 300 },
+          { timestamp: '2026-11-21T04:16:19.002Z', action: 'chat', tokens: 1200 },
+        ],
+        token_breakdown: { input: 1100, output: 400 },
+      },
+    ],
+  },
 );
 export type SubmitScanBody = Static<typeof SubmitScanBody>;
 
