@@ -97,8 +97,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     };
     try {
       if (dialectOf(db) === 'sqlite') {
-        // One transaction, the scans' list indexes built once at the end: other connections
-        // read on meanwhile (WAL) and see all of the demo or none of it; writers wait for it.
+        // One transaction, the scans' list indexes built once at the end, through a rollback
+        // journal when the store is the demo's alone. With a server on it, in WAL: the server
+        // reads on meanwhile and sees all of the demo or none of it; its writes wait for it.
         await withRollbackJournal(db, () =>
           inTransaction(db, (trx) =>
             withoutSecondaryIndexes(trx, 'scans', () => load((batch) => insertBatch(db, trx, batch, chunkRows))),
