@@ -18,17 +18,21 @@ function utc(year: number, month: number, day: number, hours = 0, minutes = 0, s
 const FIRST_MS = utc(0, 0, 1);
 const LAST_MS = utc(9999, 11, 31, 23, 59, 59) + 999;
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-const daysIn = (year: number, month: number): number =>
-  month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+/** Whether `year`-`month`-`day` (month 1–12) is a day of the proleptic Gregorian calendar. */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
+}
 
 /** Epoch ms of an RFC 3339 full-date (`2026-11-01`, midnight UTC), or null. */
 export function parseDate(text: string): number | null {
   const match = DATE.exec(text);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
-  return utc(year, month - 1, day);
+  return isCalendarDate(year, month, day) ? utc(year, month - 1, day) : null;
 }
 
 /**
@@ -48,7 +52,7 @@ export function parseDateTime(text: string): number | null {
     number,
     number,
   ];
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (!isCalendarDate(year, month, day)) return null;
   const sign = match[8] === '-' ? -1 : 1;
   const [offsetHours, offsetMinutes] = [Number(match[9] ?? 0), Number(match[10] ?? 0)];
   if (hours > 23 || minutes > 59 || seconds > 60 || offsetHours > 23 || offsetMinutes > 59) return null;

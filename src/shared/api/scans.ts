@@ -1,5 +1,4 @@
 import { Type, type Static } from 'typebox';
-import { ID_MAX_LENGTH, ID_MESSAGE, ID_PATTERN } from '../ids';
 import { DateOrDateTime, Id, InputTimestamp, Label, TokenCount, Timestamp } from './common';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -129,16 +128,11 @@ export const ScanListQuery = Type.Object(
         default: DEFAULT_SCAN_LIST_SORT,
       }),
     ),
-    after: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: ID_MAX_LENGTH,
-        pattern: ID_PATTERN,
-        errorMessage: ID_MESSAGE,
-        description:
-          'keyset paging (extension): the last scan id of the previous page; the list continues after it in its order, and offset counts from there',
-      }),
-    ),
+    after: Type.Optional({
+      ...Id,
+      description:
+        'keyset paging (extension): the last scan id of the previous page; the list continues after it in its order, and offset counts from there',
+    }),
   },
   { additionalProperties: false },
 );

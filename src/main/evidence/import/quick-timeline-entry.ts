@@ -1,7 +1,8 @@
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../../shared/names';
+import { isCalendarDate } from '../../../shared/time';
 import type { StoredEntry } from './package-documents';
 
-// Ajv compiles patterns with the `u` flag; the same flag keeps `\p{Cc}` meaning the same here.
+// Ajv compiles patterns with the `u` flag; the same flag here reads the pattern as Ajv does.
 const LABEL = new RegExp(NAME_PATTERN, 'u');
 
 /** The digits of text[from, to) as a number, or -1 if any of them is not a digit. */
@@ -16,8 +17,6 @@ function digits(text: string, from: number, to: number): number {
 }
 
 const TIMESTAMP_LENGTH = 24;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
 
 /**
  * Epoch ms of a timestamp in exactly the form our exports write (`2026-11-21T04:16:15.470Z`),
@@ -48,10 +47,8 @@ function timestampAt(text: string, at: number): number | null {
   const minutes = digits(text, at + 14, at + 16);
   const seconds = digits(text, at + 17, at + 19);
   const millis = digits(text, at + 20, at + 23);
-  if (year < 100 || month < 1 || month > 12 || day < 1 || hours < 0 || hours > 23) return null;
+  if (year < 100 || !isCalendarDate(year, month, day) || hours < 0 || hours > 23) return null;
   if (minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0) return null;
-  const monthDays = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
-  if (day > monthDays) return null;
   return Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
 }
 
