@@ -30,12 +30,14 @@ function writeSubmissions(sqlite: SQLite.Database, ownerId: string, submits: num
        token_breakdown, request_count, violation_count, worst_severity)
      VALUES (?, ?, ?, 'edit', ?, 'completed', 'submitted', NULL, ?, '{}', ?, 0, 0)`,
   );
+  const insertTimeline = sqlite.prepare('INSERT INTO timelines (scan_id) VALUES (?)');
   const insertEntry = sqlite.prepare(
-    'INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO timeline_entries (timeline_id, seq, timestamp, action, tokens) VALUES (?, ?, ?, ?, ?)',
   );
   const save = sqlite.transaction((id: string, createdAt: number, tool: string) => {
     insertScan.run(id, createdAt, tool, ENTRIES * 42, ownerId, ENTRIES);
-    for (let seq = 0; seq < ENTRIES; seq++) insertEntry.run(id, seq, createdAt + seq, 'edit', 42);
+    const timelineId = insertTimeline.run(id).lastInsertRowid;
+    for (let seq = 0; seq < ENTRIES; seq++) insertEntry.run(timelineId, seq, createdAt + seq, 'edit', 42);
   }).immediate;
   const start = Date.UTC(2026, 10, 1);
   const started = performance.now();

@@ -28,11 +28,16 @@ const save = async (id: string, createdAt: number, scan: Submission, timeline: r
        VALUES ($1, $2, $3, $4, $5, 'completed', 'submitted', NULL, $6, '{}', $7, 0, 0)`,
       [id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length],
     );
-    const values = timeline.map((_, i) => `($1, ${i}, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`);
-    await client.query(
-      `INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES ${values.join(', ')}`,
-      [id, ...timeline.flatMap((entry) => [entry.timestamp, entry.action, entry.tokens])],
-    );
+    if (timeline.length > 0) {
+      const inserted = await client.query<{ id: string }>('INSERT INTO timelines (scan_id) VALUES ($1) RETURNING id', [
+        id,
+      ]);
+      const values = timeline.map((_, i) => `($1, ${i}, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`);
+      await client.query(
+        `INSERT INTO timeline_entries (timeline_id, seq, timestamp, action, tokens) VALUES ${values.join(', ')}`,
+        [inserted.rows[0]!.id, ...timeline.flatMap((entry) => [entry.timestamp, entry.action, entry.tokens])],
+      );
+    }
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

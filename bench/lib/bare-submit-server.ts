@@ -18,13 +18,16 @@ const insertScan = sqlite.prepare(
      token_breakdown, request_count, violation_count, worst_severity)
    VALUES (?, ?, ?, ?, ?, 'completed', 'submitted', NULL, ?, '{}', ?, 0, 0)`,
 );
+const insertTimeline = sqlite.prepare('INSERT INTO timelines (scan_id) VALUES (?)');
 const insertEntry = sqlite.prepare(
-  'INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens) VALUES (?, ?, ?, ?, ?)',
+  'INSERT INTO timeline_entries (timeline_id, seq, timestamp, action, tokens) VALUES (?, ?, ?, ?, ?)',
 );
 // IMMEDIATE like the app's transactions: the write lock at BEGIN, never a failed upgrade.
 const save = sqlite.transaction((id: string, createdAt: number, scan: Submission, timeline: readonly Entry[]) => {
   insertScan.run(id, createdAt, scan.tool, scan.action, scan.tokens, ownerId, timeline.length);
-  timeline.forEach((entry, seq) => insertEntry.run(id, seq, entry.timestamp, entry.action, entry.tokens));
+  if (timeline.length === 0) return;
+  const timelineId = insertTimeline.run(id).lastInsertRowid;
+  timeline.forEach((entry, seq) => insertEntry.run(timelineId, seq, entry.timestamp, entry.action, entry.tokens));
 }).immediate;
 
 listen(submissionServer(store.token, save), () => sqlite.close());

@@ -70,6 +70,11 @@ export async function createTimelineDataDir(
         // The scan row first (foreign keys), with its totals patched in once they are known.
         scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
         await scanRows.flush();
+        const { id: timeline } = await trx
+          .insertInto('timelines')
+          .values({ scan_id: id })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         let timestamp = START_MS;
         let tokens = 0;
         const breakdown = { input: 0, output: 0 };
@@ -80,7 +85,13 @@ export async function createTimelineDataDir(
           breakdown.input += input;
           breakdown.output += count - input;
           tokens += count;
-          const written = entryRows.push(id, seq, timestamp, ACTIONS[Math.floor(next() * ACTIONS.length)]!, count);
+          const written = entryRows.push(
+            timeline,
+            seq,
+            timestamp,
+            ACTIONS[Math.floor(next() * ACTIONS.length)]!,
+            count,
+          );
           if (written) await written;
         }
         await entryRows.flush();

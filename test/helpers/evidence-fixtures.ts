@@ -68,10 +68,14 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
     );
     await scans.flush();
     let tokens = 0;
+    const timeline =
+      spec.entries > 0
+        ? await trx.insertInto('timelines').values({ scan_id: spec.id }).returning('id').executeTakeFirstOrThrow()
+        : undefined;
     for (let seq = 0; seq < spec.entries; seq++) {
       const entry = seq === 0 ? first : entryAt(seq);
       tokens += entry.tokens;
-      await entries.push(spec.id, seq, entry.timestamp, entry.action, entry.tokens);
+      await entries.push(timeline!.id, seq, entry.timestamp, entry.action, entry.tokens);
     }
     await entries.flush();
     for (const [seq, v] of violations.entries()) {

@@ -30,8 +30,13 @@ export function fixtureScanId(n: number): string {
 /**
  * Inserts scans straight into the store, in one transaction, each with a one-entry timeline at
  * its created_at (no violation rows: only the denormalized counts that lists and stats read).
+ * Without `timelines`, the timelines are left to the caller (a store of an older schema).
  */
-export async function insertScans(db: Db, fixtures: readonly ScanFixture[]): Promise<void> {
+export async function insertScans(
+  db: Db,
+  fixtures: readonly ScanFixture[],
+  { timelines = true }: { timelines?: boolean } = {},
+): Promise<void> {
   const rows: NewScan[] = fixtures.map((f) => {
     const violations = f.violation_count ?? 0;
     return {
@@ -54,16 +59,20 @@ export async function insertScans(db: Db, fixtures: readonly ScanFixture[]): Pro
     for (let start = 0; start < rows.length; start += 400) {
       const chunk = rows.slice(start, start + 400);
       await trx.insertInto('scans').values(chunk).execute();
+      if (!timelines) continue;
+      const stored = await trx
+        .insertInto('timelines')
+        .values(chunk.map((row) => ({ scan_id: row.id })))
+        .returning(['id', 'scan_id'])
+        .execute();
+      const byScan = new Map(chunk.map((row) => [row.id, row]));
       await trx
         .insertInto('timeline_entries')
         .values(
-          chunk.map((row) => ({
-            scan_id: row.id,
-            seq: 0,
-            timestamp: row.created_at,
-            action: row.action,
-            tokens: row.tokens,
-          })),
+          stored.map(({ id, scan_id }) => {
+            const row = byScan.get(scan_id)!;
+            return { timeline_id: id, seq: 0, timestamp: row.created_at, action: row.action, tokens: row.tokens };
+          }),
         )
         .execute();
     }

@@ -22,7 +22,7 @@ export async function storeInvariants(db: Db) {
     timelineMismatches: await count(
       db,
       sql`SELECT COUNT(*) AS n FROM scans s
-        WHERE s.request_count <> (SELECT COUNT(*) FROM timeline_entries t WHERE t.scan_id = s.id)`,
+        WHERE s.request_count <> (SELECT COUNT(*) FROM timeline_entries e JOIN timelines t ON t.id = e.timeline_id WHERE t.scan_id = s.id)`,
     ),
     scans: await count(db, sql`SELECT COUNT(*) AS n FROM scans`),
     scanCounts: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_counts`),

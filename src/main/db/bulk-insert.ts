@@ -182,7 +182,8 @@ export const SCAN_SAMPLE = {
   violation_count: 0,
   worst_severity: 0,
 } as const;
-export const ENTRY_SAMPLE = { scan_id: '', seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
+export const TIMELINE_SAMPLE = { id: 0, scan_id: '' } as const;
+export const ENTRY_SAMPLE = { timeline_id: 0, seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
 export const VIOLATION_SAMPLE = {
   id: '',
   scan_id: '',

@@ -6,7 +6,7 @@ import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
 import type { TimelineCellTable, TimelineGridTable } from './tables/timeline-cell.table';
-import type { TimelineEntryTable } from './tables/timeline-entry.table';
+import type { TimelineEntryTable, TimelineTable } from './tables/timeline-entry.table';
 import type { TokenTable } from './tables/token.table';
 import type { UserTable } from './tables/user.table';
 import type { ViolationTable } from './tables/violation.table';
@@ -24,6 +24,7 @@ export interface Database {
   scan_counts: ScanCountTable;
   scan_days: ScanDayTable;
   violation_days: ViolationDayTable;
+  timelines: TimelineTable;
   timeline_entries: TimelineEntryTable;
   timeline_grids: TimelineGridTable;
   timeline_cells: TimelineCellTable;

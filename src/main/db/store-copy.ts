@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { BulkInserter, relaxTransaction, type SqlValue } from './bulk-insert';
-import type { Database, Db } from './database';
+import type { Database, Db, Executor } from './database';
+import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
 import { withRollbackJournal } from './sqlite-connection';
 import { inTransaction } from './transaction';
@@ -20,7 +21,8 @@ const TABLES: readonly { table: keyof Database & string; key: readonly string[] 
   { table: 'team_members', key: ['team_id', 'user_id'] },
   { table: 'policies', key: ['organization_id'] },
   { table: 'scans', key: ['id'] },
-  { table: 'timeline_entries', key: ['scan_id', 'seq'] },
+  { table: 'timelines', key: ['id'] },
+  { table: 'timeline_entries', key: ['timeline_id', 'seq'] },
   { table: 'timeline_grids', key: ['scan_id'] },
   { table: 'timeline_cells', key: ['scan_id', 'level', 'cell'] },
   { table: 'violations', key: ['id'] },
@@ -86,10 +88,22 @@ const copyTables = (from: Db, to: Db, onRows?: (rows: number) => void): Promise<
         await inserter?.flush();
         rows[table] = copied;
       }
+      await resumeIdentities(trx);
       return { rows, total: Object.values(rows).reduce((sum, n) => sum + n, 0) };
     },
     { isolation: 'read committed' },
   );
+
+/**
+ * Copied rows keep their ids, which PostgreSQL's identity sequences did not hand out: the next
+ * id taken must come after the largest copied one. SQLite takes the largest id plus one anyway.
+ */
+async function resumeIdentities(trx: Executor): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await sql`
+    select setval(pg_get_serial_sequence('timelines', 'id'), coalesce(max(id), 0) + 1, false)
+    from timelines`.execute(trx);
+}
 
 /** Every row of `table` in primary-key order, a page at a time: each page is its own short read. */
 async function* keysetPages(

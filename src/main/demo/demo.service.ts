@@ -16,7 +16,7 @@ import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace/workspace';
-import { timelineInserter } from '../evidence/evidence.repository';
+import { newTimelineIds, timelineInserter, timelinesInserter } from '../evidence/evidence.repository';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 
@@ -142,6 +142,7 @@ interface Written {
 async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], chunkRows: number): Promise<Written> {
   await relaxTransaction(trx);
   const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows);
+  const timelines = timelinesInserter(db, trx, chunkRows);
   const entries = timelineInserter(db, trx, chunkRows);
   const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, chunkRows);
   for (const s of batch) {
@@ -163,11 +164,18 @@ async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], ch
     if (written) await written;
   }
   await scans.flush();
-  for (const s of batch) {
-    const timeline = s.timeline;
+  const withEntries = batch.filter((s) => s.timeline.length > 0);
+  const ids = await newTimelineIds(trx, withEntries.length);
+  for (let i = 0; i < withEntries.length; i++) {
+    const written = timelines.push(ids[i]!, withEntries[i]!.id);
+    if (written) await written;
+  }
+  await timelines.flush();
+  for (let i = 0; i < withEntries.length; i++) {
+    const timeline = withEntries[i]!.timeline;
     for (let seq = 0; seq < timeline.length; seq++) {
       const entry = timeline[seq]!;
-      const written = entries.push(s.id, seq, entry.timestamp, entry.action, entry.tokens);
+      const written = entries.push(ids[i]!, seq, entry.timestamp, entry.action, entry.tokens);
       if (written) await written;
     }
   }

@@ -1,35 +1,91 @@
 import { sql } from 'kysely';
-import { BulkInserter, ENTRY_SAMPLE } from '../db/bulk-insert';
+import { BulkInserter, ENTRY_SAMPLE, TIMELINE_SAMPLE } from '../db/bulk-insert';
 import type { Db, Executor } from '../db/database';
+import { dialectOf } from '../db/dialect';
 import { tupleReader } from '../db/tuple-reader';
-import type { NewTimelineEntry, TimelineEntryRow } from '../db/tables/timeline-entry.table';
+import type { TimelineEntryRow } from '../db/tables/timeline-entry.table';
 import { GridRecorder, gridTotals } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
 
-// Every query of `timeline_entries`: what submit, import, demo and export write, and what the
-// evidence endpoints read. A timeline is addressed by (scan_id, seq), seq following timestamp
-// order (submits sort, imports refuse disorder).
+// Every query of `timelines` and `timeline_entries`: what submit, import, demo and export write,
+// and what the evidence endpoints read. A scan with entries has a row in `timelines`, whose
+// integer id keys its entries (migration 2026_11_25_120000_create_timelines); an entry is
+// addressed by (timeline_id, seq), seq following timestamp order (submits sort, imports refuse
+// disorder). Readers take the scan id and find its timeline in the same statement.
 
-export type TimelineRow = Omit<TimelineEntryRow, 'scan_id'>;
+export type TimelineRow = Omit<TimelineEntryRow, 'timeline_id'>;
 
 /** A timeline row as the export reads it: an array per row costs less than an object. */
 export type TimelineTuple = [seq: number, timestamp: number, action: string, tokens: number];
 
+/** An entry as it is given to be stored: its seq is its position. */
+export interface TimelineEntryValues {
+  timestamp: number;
+  action: string;
+  tokens: number;
+}
+
+/** The scan's timeline id, as a scalar subquery: one unique-index lookup, run once per statement. */
+const timelineOf = (db: Executor, scanId: string) =>
+  db.selectFrom('timelines').select('timelines.id').where('timelines.scan_id', '=', scanId);
+
+/** Gives the scan a timeline and answers its id. */
+async function createTimeline(db: Executor, scanId: string): Promise<number> {
+  const row = await db.insertInto('timelines').values({ scan_id: scanId }).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
 /** Rows per multi-row INSERT of a submit: well under every dialect's bound-parameter limit. */
 const INSERT_ROWS = 500;
 
-export async function insertTimelineEntries(db: Executor, rows: readonly NewTimelineEntry[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+/** Stores a scan's timeline, seq numbered from 0 in the given order; nothing when it is empty. */
+export async function insertTimeline(
+  db: Executor,
+  scanId: string,
+  entries: readonly TimelineEntryValues[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const timelineId = await createTimeline(db, scanId);
+  for (let start = 0; start < entries.length; start += INSERT_ROWS) {
     await db
       .insertInto('timeline_entries')
-      .values(rows.slice(start, start + INSERT_ROWS))
+      .values(
+        entries
+          .slice(start, start + INSERT_ROWS)
+          .map((entry, i) => ({ timeline_id: timelineId, seq: start + i, ...entry })),
+      )
       .execute();
   }
 }
 
 /**
+ * Ids for `count` new timelines of a bulk load, to push to timelinesInserter with their scans.
+ * Call it inside the load's transaction once the transaction has written: on SQLite it then
+ * holds the store's one write lock, so the ids after the largest are free until it commits;
+ * PostgreSQL takes them from the identity's sequence, which concurrent writers share.
+ */
+export async function newTimelineIds(trx: Executor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  if (dialectOf(trx) === 'postgres') {
+    const { rows } = await sql<{ id: number | string }>`
+      select nextval(pg_get_serial_sequence('timelines', 'id')) as id from generate_series(1, ${count})`.execute(trx);
+    return rows.map((row) => Number(row.id));
+  }
+  const last = await trx
+    .selectFrom('timelines')
+    .select((eb) => eb.fn.max<number | null>('id').as('id'))
+    .executeTakeFirst();
+  const first = Number(last?.id ?? 0) + 1;
+  return Array.from({ length: count }, (_, i) => first + i);
+}
+
+/** The compile-once multi-row insert of `timelines` rows in bulk loads: id, scan_id. */
+export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timelines'> =>
+  new BulkInserter(db, trx, 'timelines', TIMELINE_SAMPLE, chunkRows);
+
+/**
  * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
- * ENTRY_SAMPLE's key order: scan_id, seq, timestamp, action, tokens.
+ * ENTRY_SAMPLE's key order: timeline_id, seq, timestamp, action, tokens.
  */
 export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
   new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
@@ -49,6 +105,8 @@ export class TimelineWriter {
   private readonly rows: BulkInserter<'timeline_entries'>;
   private readonly grid = new GridRecorder();
   private scanId = '';
+  /** Created with the scan's first entry: a scan without entries has no timeline row. */
+  private timelineId: number | undefined;
   private seq = 0;
 
   constructor(
@@ -61,12 +119,15 @@ export class TimelineWriter {
   /** Starts the timeline of another scan, from seq 0. */
   begin(scanId: string): void {
     this.scanId = scanId;
+    this.timelineId = undefined;
     this.seq = 0;
   }
 
-  async write(entries: readonly { timestamp: number; action: string; tokens: number }[]): Promise<void> {
+  async write(entries: readonly TimelineEntryValues[]): Promise<void> {
+    if (entries.length === 0) return;
+    const timelineId = (this.timelineId ??= await createTimeline(this.trx, this.scanId));
     for (const entry of entries) {
-      const written = this.rows.push(this.scanId, this.seq++, entry.timestamp, entry.action, entry.tokens);
+      const written = this.rows.push(timelineId, this.seq++, entry.timestamp, entry.action, entry.tokens);
       this.grid.push(entry.timestamp, entry.tokens);
       if (written) await written;
     }
@@ -89,7 +150,7 @@ export async function timelineTotals(db: Executor, scanId: string): Promise<{ co
   const row = await db
     .selectFrom('timeline_entries')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), tokens: Number(row.tokens ?? 0) };
 }
@@ -98,7 +159,7 @@ const chunkQuery = (db: Executor, scanId: string, after: number, limit: number) 
   db
     .selectFrom('timeline_entries')
     .select(['seq', 'timestamp', 'action', 'tokens'])
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .where('seq', '>', after)
     .orderBy('seq')
     .limit(limit);
@@ -146,14 +207,14 @@ export async function* timelineTupleChunks(db: Db, scanId: string, chunkSize = 5
 
 // Seq follows timestamp order within a scan (submit sorts, import refuses disorder), so the
 // entries of a time window are one run of seqs, found on the primary key: there is no timestamp
-// index (migration 2026_11_25_000000_rebuild_timeline_entries).
+// index (migrations 2026_11_25_000000_rebuild_timeline_entries, …120000_create_timelines).
 
 /** The timestamp of the scan's first (or last) entry: one primary-key lookup at either end. */
 const endTimestamp = (db: Executor, scanId: string, end: 'asc' | 'desc') =>
   db
     .selectFrom('timeline_entries')
     .select('timestamp')
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .orderBy('seq', end)
     .limit(1)
     .executeTakeFirst();
@@ -170,7 +231,7 @@ async function entryCount(db: Executor, scanId: string): Promise<number> {
   const row = await db
     .selectFrom('timeline_entries')
     .select((eb) => eb.fn.max<number | null>('seq').as('last'))
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .executeTakeFirst();
   return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }
@@ -182,15 +243,16 @@ async function entryCount(db: Executor, scanId: string): Promise<number> {
  */
 async function seqBound(db: Executor, scanId: string, bound: number): Promise<number> {
   const before = sql`e.timestamp < ${bound}`;
+  const timeline = timelineOf(db, scanId);
   const { rows } = await sql<{ seq: number | string }>`
     with recursive search (lo, hi) as (
-      select 0, coalesce((select max(seq) + 1 from timeline_entries where scan_id = ${scanId}), 0)
+      select 0, coalesce((select max(seq) + 1 from timeline_entries where timeline_id = (${timeline})), 0)
       union all
       select
         case when ${before} then (s.lo + s.hi) / 2 + 1 else s.lo end,
         case when ${before} then s.hi else (s.lo + s.hi) / 2 end
       from search s
-      join timeline_entries e on e.scan_id = ${scanId} and e.seq = (s.lo + s.hi) / 2
+      join timeline_entries e on e.timeline_id = (${timeline}) and e.seq = (s.lo + s.hi) / 2
       where s.lo < s.hi
     )
     select lo as seq from search where lo >= hi`.execute(db);
@@ -223,7 +285,7 @@ export async function timelineAggregate(db: Executor, scanId: string, from: numb
       eb.fn.min<number | null>('tokens').as('min'),
       eb.fn.max<number | null>('tokens').as('max'),
     ])
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .where('seq', '>=', seqs.from)
     .where('seq', '<', seqs.to)
     .executeTakeFirstOrThrow();
@@ -244,9 +306,10 @@ export async function violationBucketCounts(
 ): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('violations')
+    .innerJoin('timelines', 'timelines.scan_id', 'violations.scan_id')
     .innerJoin('timeline_entries', (join) =>
       join
-        .onRef('timeline_entries.scan_id', '=', 'violations.scan_id')
+        .onRef('timeline_entries.timeline_id', '=', 'timelines.id')
         .onRef('timeline_entries.seq', '=', 'violations.timeline_index'),
     )
     .select('timeline_entries.timestamp')
@@ -285,7 +348,7 @@ export function timelineRowsFrom(
   return db
     .selectFrom('timeline_entries')
     .select(['seq', 'timestamp', 'action', 'tokens'])
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .where('seq', '>=', from)
     .where('seq', '<=', to)
     .orderBy('seq')
@@ -303,7 +366,7 @@ export async function timelineActionPage(
 ): Promise<{ total: number; rows: TimelineRow[] }> {
   const matching = db
     .selectFrom('timeline_entries')
-    .where('scan_id', '=', scanId)
+    .where('timeline_id', '=', timelineOf(db, scanId))
     .where('seq', '>=', range.first)
     .where('seq', '<=', range.last)
     .where('action', '=', action);

@@ -58,11 +58,12 @@ export async function timelinesOf(
   const timelines = new Map<string, { action: string; tokens: number }[]>(scanIds.map((id) => [id, []]));
   if (scanIds.length === 0) return timelines;
   const rows = await db
-    .selectFrom('timeline_entries')
-    .select(['scan_id', 'action', 'tokens'])
-    .where('scan_id', 'in', scanIds)
-    .orderBy('scan_id')
-    .orderBy('seq')
+    .selectFrom('timelines')
+    .innerJoin('timeline_entries', 'timeline_entries.timeline_id', 'timelines.id')
+    .select(['timelines.scan_id', 'timeline_entries.action', 'timeline_entries.tokens'])
+    .where('timelines.scan_id', 'in', scanIds)
+    .orderBy('timeline_entries.timeline_id')
+    .orderBy('timeline_entries.seq')
     .execute();
   for (const row of rows) timelines.get(row.scan_id)!.push({ action: row.action, tokens: Number(row.tokens) });
   return timelines;

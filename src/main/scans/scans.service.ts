@@ -16,7 +16,7 @@ import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { DomainError, notFound } from '../http/domain-error';
 import { toScan, toScanNotice, toScanSummary } from './scan-mapping';
-import { insertTimelineEntries } from '../evidence/evidence.repository';
+import { insertTimeline } from '../evidence/evidence.repository';
 import { GridRecorder } from '../evidence/timeline-cells.repository';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
 import { ScanFeed } from '../live/scan-feed';
@@ -134,10 +134,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
     };
     await repo.insertScan(trx, row);
-    await insertTimelineEntries(
-      trx,
-      timeline.map((entry, seq) => ({ scan_id: scanId, seq, ...entry })),
-    );
+    await insertTimeline(trx, scanId, timeline);
     if (timeline.length > GRID_MIN_ENTRIES) {
       const grid = new GridRecorder();
       for (const entry of timeline) grid.push(entry.timestamp, entry.tokens);

@@ -18,7 +18,9 @@ describe('scandesk store copy', () => {
 
     const copied = await runCli(['store', 'copy', '--from', from, '--to', target], { timeoutMs: 60_000 });
     expect(copied.code, copied.stderr).toBe(0);
-    expect(copied.stdout).toMatch(/^copied [\d,]+ rows \(\d+ users, .*300 scans, [\d,]+ timeline_entries/);
+    expect(copied.stdout).toMatch(
+      /^copied [\d,]+ rows \(\d+ users, .*300 scans, 300 timelines, [\d,]+ timeline_entries/,
+    );
     expect(copied.stderr).toMatch(/100% {2}[\d,]+\/[\d,]+ rows/);
     expect(existsSync(join(target, 'scandesk.db'))).toBe(true);
 

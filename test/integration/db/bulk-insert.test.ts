@@ -12,6 +12,7 @@ import type { Db, Executor } from '../../../src/main/db/database';
 import { inTransaction } from '../../../src/main/db/transaction';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { dropTestDatabase, testDatabaseFor } from '../../helpers/test-database';
+import { newTimeline } from '../../helpers/timeline-rows';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-bulk-'));
 let workspace: Workspace;
@@ -42,9 +43,10 @@ describe('BulkInserter', () => {
     const action = (seq: number) => (seq % 3 === 0 ? `say "hi" \\ {x,y} é 漢 ${seq}` : `a${seq}`);
     await inTransaction(db, async (trx) => {
       await insertScan(trx, 'scn_bulk');
+      const timeline = await newTimeline(trx, 'scn_bulk');
       const entries = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, 100);
       for (let seq = 0; seq < rows; seq++) {
-        const written = entries.push('scn_bulk', seq, 2 ** 41 + seq, action(seq), seq * 7);
+        const written = entries.push(timeline, seq, 2 ** 41 + seq, action(seq), seq * 7);
         if (written) await written;
       }
       await entries.flush();
@@ -57,7 +59,7 @@ describe('BulkInserter', () => {
     const stored = await db
       .selectFrom('timeline_entries')
       .select(['seq', 'timestamp', 'action', 'tokens'])
-      .where('scan_id', '=', 'scn_bulk')
+      .where('timeline_id', '=', (eb) => eb.selectFrom('timelines').select('id').where('scan_id', '=', 'scn_bulk'))
       .orderBy('seq')
       .execute();
     expect(stored).toHaveLength(rows);
@@ -79,10 +81,11 @@ describe('BulkInserter', () => {
   it('surfaces a failed chunk and leaves nothing behind', async () => {
     const work = inTransaction(db, async (trx) => {
       await insertScan(trx, 'scn_fail');
+      const timeline = await newTimeline(trx, 'scn_fail');
       const entries = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, 100);
       // Every seq twice: the primary key refuses the first chunk that holds a repeat.
       for (let n = 0; n < 20_000; n++) {
-        const written = entries.push('scn_fail', n >> 1, 0, 'a', 0);
+        const written = entries.push(timeline, n >> 1, 0, 'a', 0);
         if (written) await written;
       }
       await entries.flush();

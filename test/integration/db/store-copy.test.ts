@@ -119,6 +119,30 @@ describe(`store copy (${onPostgres ? 'PostgreSQL → SQLite → PostgreSQL' : 'S
     }
   });
 
+  it('gives new timelines ids after the copied ones (PostgreSQL: the identity resumes past them)', async () => {
+    for (const { app } of stores) {
+      const submitted = await app.inject({
+        method: 'POST',
+        url: '/v1/scans',
+        headers: { authorization: `Bearer ${token}` },
+        payload: {
+          tool: 'copy-check',
+          action: 'edit',
+          tokens: 3,
+          timeline: [{ timestamp: '2026-11-20T00:00:00.000Z', action: 'edit', tokens: 3 }],
+        },
+      });
+      expect(submitted.statusCode, submitted.body).toBe(201);
+      const { id } = submitted.json<{ id: string }>();
+      const evidence = await app.inject({
+        method: 'GET',
+        url: `/v1/scans/${id}/evidence`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(evidence.json()).toMatchObject({ evidence: { request_count: 1, total_tokens: 3 } });
+    }
+  });
+
   it('refuses a target that is not empty, and leaves it as it was', async () => {
     const target = stores[1]!.workspace.db;
     const before = await countRows(target);

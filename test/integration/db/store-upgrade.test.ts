@@ -14,6 +14,7 @@ import { createUser } from '../../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
 import { dropTestDatabase, newTestDatabase, onPostgres } from '../../helpers/test-database';
+import { entriesWithScan } from '../../helpers/timeline-rows';
 
 /** The last migration before the scans list got covering indexes and the scan_counts rollup. */
 const BEFORE = '2026_11_21_070000_add_scans_tokens_index';
@@ -28,7 +29,7 @@ describe('opening a store made by an older version', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('announces the upgrade, fills the rollup and gives the new indexes planner statistics', async () => {
+  it('announces the upgrade, fills the rollup, keys timelines by integer and gives new indexes statistics', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scandesk-upgrade-'));
     const names = Object.keys(migrations);
     const older = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(BEFORE) + 1));
@@ -48,7 +49,12 @@ describe('opening a store made by an older version', () => {
         tool: n % 3 === 0 ? 'cursor' : 'claude-code',
         violation_count: n % 5 === 0 ? 1 : 0,
       })),
+      { timelines: false },
     );
+    // The timelines as that version stored them: keyed by the scan's id.
+    await sql`
+      INSERT INTO timeline_entries (scan_id, seq, timestamp, action, tokens)
+      SELECT id, 0, created_at, action, tokens FROM scans`.execute(old);
     await sql`ANALYZE`.execute(old);
     await old.destroy();
 
@@ -88,6 +94,25 @@ describe('opening a store made by an older version', () => {
       expect(await total('')).toBe(SCANS);
       expect(await total('&tool=cursor')).toBe(SCANS / 3);
       expect(await total('&has_violations=true')).toBe(SCANS / 5);
+      // Each timeline moved to its scan's integer key, and still goes with the scan.
+      const first = fixtureScanId(1);
+      const evidence = await app.inject({
+        method: 'GET',
+        url: `/v1/scans/${first}/evidence`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(evidence.json()).toMatchObject({
+        evidence: { request_count: 1, timeline: [{ timestamp: '2026-11-01T00:00:00.000Z', action: 'edit' }] },
+      });
+      const entries = await entriesWithScan(workspace.db).execute();
+      expect(entries.map((entry) => entry.scan_id).sort()).toEqual(
+        Array.from({ length: SCANS }, (_, n) => fixtureScanId(n + 1)),
+      );
+      await workspace.db.deleteFrom('scans').where('id', '=', first).execute();
+      expect(await entriesWithScan(workspace.db).where('scan_id', '=', first).execute()).toEqual([]);
+      expect(await workspace.db.selectFrom('timelines').select('id').where('scan_id', '=', first).execute()).toEqual(
+        [],
+      );
     } finally {
       await app.close();
     }

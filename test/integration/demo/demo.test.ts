@@ -15,6 +15,7 @@ import { SEVERITY_RANK } from '../../../src/shared/policy/severity';
 import { snapshotDatabase } from '../../helpers/assertions';
 import { openTestStore } from '../../helpers/store-checks';
 import { testDatabaseFor } from '../../helpers/test-database';
+import { entriesWithScan } from '../../helpers/timeline-rows';
 
 const NOW = Date.parse('2026-11-21T12:00:00.000Z');
 const SCANS = 2_000;
@@ -99,7 +100,7 @@ describe('scandesk demo into a data directory', () => {
 
   it('keeps every denormalized column consistent with the timeline and violations tables', async () => {
     const scans = await db.selectFrom('scans').selectAll().execute();
-    const entries = await db.selectFrom('timeline_entries').selectAll().orderBy('scan_id').orderBy('seq').execute();
+    const entries = await entriesWithScan(db).orderBy('scan_id').orderBy('seq').execute();
     const violations = await db.selectFrom('violations').selectAll().orderBy('scan_id').orderBy('seq').execute();
     const timelineOf = byScan(entries);
     const violationsOf = byScan(violations);

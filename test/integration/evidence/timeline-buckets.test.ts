@@ -24,10 +24,13 @@ const entryAt = (seq: number) => ({ timestamp: timestampAt(seq), action: 'edit',
 async function direct(ctx: TestContext, scanId: string, start: number, end: number) {
   const { rows } = await sql<{ count: number; tokens: number; min: number; max: number }>`
     SELECT count(*) AS count, sum(tokens) AS tokens, min(tokens) AS min, max(tokens) AS max
-    FROM timeline_entries WHERE scan_id = ${scanId} AND timestamp >= ${start} AND timestamp < ${end}`.execute(ctx.db);
+    FROM timeline_entries e JOIN timelines t ON t.id = e.timeline_id
+    WHERE t.scan_id = ${scanId} AND e.timestamp >= ${start} AND e.timestamp < ${end}`.execute(ctx.db);
   const { rows: flagged } = await sql<{ n: number }>`
-    SELECT count(*) AS n FROM violations v JOIN timeline_entries t ON t.scan_id = v.scan_id AND t.seq = v.timeline_index
-    WHERE v.scan_id = ${scanId} AND t.timestamp >= ${start} AND t.timestamp < ${end}`.execute(ctx.db);
+    SELECT count(*) AS n FROM violations v
+    JOIN timelines t ON t.scan_id = v.scan_id
+    JOIN timeline_entries e ON e.timeline_id = t.id AND e.seq = v.timeline_index
+    WHERE v.scan_id = ${scanId} AND e.timestamp >= ${start} AND e.timestamp < ${end}`.execute(ctx.db);
   const row = rows[0]!;
   return {
     count: Number(row.count),

@@ -12,6 +12,7 @@ import { expectError } from '../../helpers/assertions';
 import { createOrg, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { rollupProblems, storeInvariants } from '../../helpers/store-checks';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import { entriesWithScan } from '../../helpers/timeline-rows';
 
 const SINCE = '2000-01-01T00:00:00Z';
 const UNTIL = '2000-12-31T00:00:00Z';
@@ -118,12 +119,7 @@ describe('policy preview and re-evaluation', () => {
     const drafts = [];
     const stored = [];
     for (const scan of scans) {
-      const timeline = await ctx.db
-        .selectFrom('timeline_entries')
-        .select(['action', 'tokens'])
-        .where('scan_id', '=', scan.id)
-        .orderBy('seq')
-        .execute();
+      const timeline = await entriesWithScan(ctx.db).where('scan_id', '=', scan.id).orderBy('seq').execute();
       drafts.push(evaluatePolicy(policy, { tool: scan.tool, tokens: Number(scan.tokens), timeline }));
       stored.push(
         await ctx.db.selectFrom('violations').select(['rule', 'severity']).where('scan_id', '=', scan.id).execute(),

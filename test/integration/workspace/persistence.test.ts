@@ -8,6 +8,7 @@ import { buildApp } from '../../../src/main/server/app';
 import type { App } from '../../../src/main/http/route-types';
 import { createUser } from '../../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
+import { insertTimeline } from '../../../src/main/evidence/evidence.repository';
 import { expectError, snapshotDatabase } from '../../helpers/assertions';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 import { onPostgres, testDatabaseFor } from '../../helpers/test-database';
@@ -184,6 +185,7 @@ async function rowsOfOrganization(db: Db, orgId: string): Promise<Record<string,
     timeline_entries: await count(
       db
         .selectFrom('timeline_entries')
+        .innerJoin('timelines', 'timelines.id', 'timeline_entries.timeline_id')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('scan_id', 'in', scanIds)
         .executeTakeFirstOrThrow(),
@@ -246,13 +248,10 @@ describe('DELETE /v1/organizations/:id', () => {
         worst_severity: 2,
       })
       .execute();
-    await ctx.db
-      .insertInto('timeline_entries')
-      .values([
-        { scan_id: scanId, seq: 0, timestamp: Date.parse('2026-11-21T00:00:00.000Z'), action: 'act', tokens: 10 },
-        { scan_id: scanId, seq: 1, timestamp: Date.parse('2026-11-21T00:00:01.000Z'), action: 'act', tokens: 20 },
-      ])
-      .execute();
+    await insertTimeline(ctx.db, scanId, [
+      { timestamp: Date.parse('2026-11-21T00:00:00.000Z'), action: 'act', tokens: 10 },
+      { timestamp: Date.parse('2026-11-21T00:00:01.000Z'), action: 'act', tokens: 20 },
+    ]);
     await ctx.db
       .insertInto('violations')
       .values({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSqlite } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import {
+  insertTimeline,
   timelineAggregate,
   timelineBounds,
   timelineChunks,
@@ -14,6 +15,7 @@ import {
 } from '../../../src/main/evidence/evidence.repository';
 import { findWorkspaceOwner } from '../../../src/main/users/users.repository';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
+import { newTimeline } from '../../helpers/timeline-rows';
 
 const SCAN = 'scan_long';
 const OTHER = 'scan_other';
@@ -65,9 +67,10 @@ describe('timelineTupleChunks', () => {
     }
     // A gap in seq (never written by the app, but chunks must not depend on seq being dense).
     const seqs = Array.from({ length: ENTRIES }, (_, i) => (i < 1000 ? i : i + 17));
+    const timeline = await newTimeline(db, SCAN);
     for (let at = 0; at < seqs.length; at += 500) {
       const values = seqs.slice(at, at + 500).map((seq) => ({
-        scan_id: SCAN,
+        timeline_id: timeline,
         seq,
         timestamp: 1_735_689_600_000 + seq * 1000,
         action: `action ${seq % 7} "é"`,
@@ -75,10 +78,11 @@ describe('timelineTupleChunks', () => {
       }));
       await db.insertInto('timeline_entries').values(values).execute();
     }
-    await db
-      .insertInto('timeline_entries')
-      .values([0, 1, 2].map((seq) => ({ scan_id: OTHER, seq, timestamp: seq, action: 'other', tokens: 1 })))
-      .execute();
+    await insertTimeline(
+      db,
+      OTHER,
+      [0, 1, 2].map((seq) => ({ timestamp: seq, action: 'other', tokens: 1 })),
+    );
   });
 
   afterAll(async () => {
@@ -190,12 +194,11 @@ describe('time windows as seq ranges', () => {
     ] as const) {
       await insertScanRow(workspace.db, id, owner.id, n);
     }
-    await workspace.db
-      .insertInto('timeline_entries')
-      .values(
-        stamps.map((timestamp, seq) => ({ scan_id: 'scan_ties', seq, timestamp, action: 'a', tokens: tokens(seq) })),
-      )
-      .execute();
+    await insertTimeline(
+      workspace.db,
+      'scan_ties',
+      stamps.map((timestamp, seq) => ({ timestamp, action: 'a', tokens: tokens(seq) })),
+    );
   });
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import * as createDayRollups from './2026_11_21_100000_create_day_rollups';
 import * as bindSessions from './2026_11_24_000000_bind_sessions';
 import * as createTimelineCells from './2026_11_24_120000_create_timeline_cells';
 import * as rebuildTimelineEntries from './2026_11_25_000000_rebuild_timeline_entries';
+import * as createTimelines from './2026_11_25_120000_create_timelines';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -23,4 +24,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_24_000000_bind_sessions': bindSessions,
   '2026_11_24_120000_create_timeline_cells': createTimelineCells,
   '2026_11_25_000000_rebuild_timeline_entries': rebuildTimelineEntries,
+  '2026_11_25_120000_create_timelines': createTimelines,
 };

@@ -1,7 +1,14 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** A scan's timeline, when it has entries: the integer its entries are keyed by. */
+export interface TimelineTable {
+  id: Generated<number>;
+  scan_id: string;
+}
 
 export interface TimelineEntryTable {
-  scan_id: string;
+  /** timelines.id */
+  timeline_id: number;
   /** Position in the scan's timeline (timestamp order), from 0. */
   seq: number;
   /** Epoch milliseconds. */

@@ -11,7 +11,7 @@ import {
 } from 'yauzl';
 import { JsonDepthError, JsonDepthGuard } from '../../../shared/json-depth';
 import { DomainError } from '../../http/domain-error';
-import { JsonlLineError, JsonlLineSplitter } from '../jsonl/line-splitter';
+import { JsonlLineError, JsonlLineSplitter, type LineRun } from '../jsonl/line-splitter';
 import {
   hasZip64Extra,
   localHeaderProblem,
@@ -295,25 +295,27 @@ export class PackageArchive {
   }
 
   /**
-   * The entry's lines, a batch per inflated chunk, in constant memory (JsonlLineSplitter). The
-   * digest goes to `onDigest` once the last line has been read.
+   * The entry's lines, a run of whole lines per inflated chunk, in constant memory
+   * (JsonlLineSplitter). The digest goes to `onDigest` once the last line has been read. A
+   * JsonlLineError from reading a run's lines is the caller's to turn into a refusal of `name`
+   * (`lineError`).
    */
-  async *readLines(
+  async *readLineRuns(
     name: string,
     budget: InflateBudget,
     onDigest?: (digest: EntryDigest) => void,
-  ): AsyncGenerator<string[]> {
+  ): AsyncGenerator<LineRun> {
     const { stream, digest } = await this.open(name, budget);
     const lines = new JsonlLineSplitter(this.limits.lineBytes);
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        const batch = lines.push(chunk);
-        if (batch.length > 0) yield batch;
+        const run = lines.push(chunk);
+        if (run) yield run;
       }
       const last = lines.end();
-      if (last.length > 0) yield last;
+      if (last) yield last;
     } catch (error) {
-      throw error instanceof JsonlLineError ? invalidPackage(error.message, name) : asPackageError(error, name);
+      throw error instanceof JsonlLineError ? lineError(error, name) : asPackageError(error, name);
     } finally {
       // A consumer that stops early (a bad line) must not leave the inflater running.
       stream.destroy();
@@ -321,6 +323,9 @@ export class PackageArchive {
     onDigest?.(digest());
   }
 }
+
+/** A line of `name` that cannot be a line, as the refusal of the package. */
+export const lineError = (error: JsonlLineError, name: string): DomainError => invalidPackage(error.message, name);
 
 async function readCentralDirectory(zip: ZipFile, limits: ImportLimits): Promise<Map<string, Entry>> {
   // yauzl reads the central directory from this cursor on; before the first entry it is the

@@ -6,7 +6,8 @@ import { Manifest } from '../../../shared/evidence-package';
 import { parseDateOrDateTime } from '../../../shared/time';
 import { DomainError } from '../../http/domain-error';
 import { detailsFromAjv, makeAjv } from '../../http/validation';
-import { quickTimelineEntry, quickTimelineLine } from './quick-timeline-entry';
+import { LineRun } from '../jsonl/line-splitter';
+import { QuickLineReader, quickTimelineEntry } from './quick-timeline-entry';
 
 /**
  * Scan ids become parts of entry paths, URLs and download names: the id rule (src/shared/ids.ts)
@@ -126,9 +127,28 @@ export function toStoredEntry(value: unknown, entry: string, where: string): Sto
   return { timestamp, action: value.action, tokens: value.tokens };
 }
 
-export function parseTimelineLine(text: string, entry: string, line: number): StoredEntry {
-  const quick = quickTimelineLine(text);
-  if (quick) return quick;
+/**
+ * Reads the lines of one timeline.jsonl: those in our exports' own form straight from their bytes
+ * (QuickLineReader), any other decoded (a JsonlLineError unless UTF-8) and parsed as JSON.
+ */
+export class TimelineLineParser {
+  private readonly quick = new QuickLineReader();
+
+  constructor(private readonly entry: string) {}
+
+  /** The entry of line number `line`, bytes[start, end); refused with the reason. */
+  parse(bytes: Buffer, start: number, end: number, line: number): StoredEntry {
+    return (
+      this.quick.read(bytes, start, end) ?? parseTimelineText(LineRun.text(bytes, start, end, line), this.entry, line)
+    );
+  }
+}
+
+function parseTimelineText(text: string, entry: string, line: number): StoredEntry {
+  if (text.trim() === '') {
+    const message = `line ${line}: empty line`;
+    throw new DomainError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -74,6 +74,7 @@ describe('evidence import: chunked timeline writes', () => {
     }
     const rows = await target.db
       .selectFrom('timeline_entries')
+      .innerJoin('timelines', 'timelines.id', 'timeline_entries.timeline_id')
       .select(['scan_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.max('seq').as('last')])
       .groupBy('scan_id')
       .execute();

@@ -411,7 +411,7 @@ async function importAndCheck(zip: Buffer, ids: readonly string[], label: string
     if (result.imported.length > 0) {
       await ctx.db.transaction().execute(async (trx) => {
         await trx.deleteFrom('violations').where('scan_id', 'in', result.imported).execute();
-        await trx.deleteFrom('timeline_entries').where('scan_id', 'in', result.imported).execute();
+        await trx.deleteFrom('timelines').where('scan_id', 'in', result.imported).execute();
         await trx.deleteFrom('scans').where('id', 'in', result.imported).execute();
       });
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTimeline } from '../../../../src/main/evidence/evidence.repository';
 import { writeEvidencePackage } from '../../../../src/main/evidence/export/package-writer';
 import { findWorkspaceOwner } from '../../../../src/main/users/users.repository';
 import { openWorkspace, type Workspace } from '../../../../src/main/workspace/workspace';
@@ -39,16 +40,15 @@ describe('writeEvidencePackage', () => {
         worst_severity: 0,
       })
       .execute();
-    for (let at = 0; at < ENTRIES; at += 500) {
-      const values = Array.from({ length: 500 }, (_, i) => ({
-        scan_id: SCAN,
-        seq: at + i,
-        timestamp: 1_735_689_600_000 + (at + i) * 997,
-        action: `action ${i % 5}`,
+    await insertTimeline(
+      db,
+      SCAN,
+      Array.from({ length: ENTRIES }, (_, seq) => ({
+        timestamp: 1_735_689_600_000 + seq * 997,
+        action: `action ${seq % 5}`,
         tokens: 1,
-      }));
-      await db.insertInto('timeline_entries').values(values).execute();
-    }
+      })),
+    );
   });
 
   afterAll(() => {

@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { JsonlLineError } from '../../../../src/main/evidence/jsonl/line-splitter';
 import {
   DEFAULT_IMPORT_LIMITS,
+  lineError,
   PackageArchive,
   type ImportLimits,
 } from '../../../../src/main/evidence/import/package-archive';
@@ -28,13 +30,13 @@ async function readAll(
   const lines: string[] = [];
   let batches = 0;
   try {
-    for await (const batch of archive.readLines(NAME, { inflated: 0 })) {
+    for await (const run of archive.readLineRuns(NAME, { inflated: 0 })) {
       batches += 1;
-      lines.push(...batch);
+      lines.push(...run.lines());
     }
     return { lines, batches };
   } catch (error) {
-    return { error: (error as Error).message };
+    return { error: (error instanceof JsonlLineError ? lineError(error, NAME) : (error as Error)).message };
   } finally {
     archive.close();
   }
@@ -83,7 +85,7 @@ function randomText(seed: number): Buffer {
   return Buffer.from(lines.join(next() < 0.5 ? '\n' : '\r\n') + (next() < 0.5 ? '\n' : ''));
 }
 
-describe('PackageArchive.readLines', () => {
+describe('PackageArchive.readLineRuns', () => {
   it('gives the lines a line-by-line decoding gives, across chunk boundaries, stored and deflated', async () => {
     for (let seed = 1; seed <= 6; seed++) {
       const data = randomText(seed);

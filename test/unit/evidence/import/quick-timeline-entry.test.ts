@@ -5,8 +5,8 @@ import { TimelineEntry } from '../../../../src/shared/api/scans';
 import { parseDateOrDateTime } from '../../../../src/shared/time';
 import {
   canonicalTimestampMs,
+  QuickLineReader,
   quickTimelineEntry,
-  quickTimelineLine,
 } from '../../../../src/main/evidence/import/quick-timeline-entry';
 import { makeRng } from '../../../helpers/reliability';
 
@@ -141,12 +141,23 @@ function fullLine(text: string): ReturnType<typeof fullPath> {
   return fullPath(value);
 }
 
+/** One reader for every test, so that actions remembered from earlier lines are in play. */
+const reader = new QuickLineReader();
+
+/** The reader on the line's UTF-8 bytes, set between other bytes: it must stay within its line. */
+function quickTimelineLine(text: string): ReturnType<QuickLineReader['read']> {
+  const line = Buffer.from(text);
+  const before = Buffer.from('{"x":"\n');
+  const bytes = Buffer.concat([before, line, Buffer.from('"}\n{"timestamp":"')]);
+  return reader.read(bytes, before.length, before.length + line.length);
+}
+
 function expectSoundLine(text: string): void {
   const quick = quickTimelineLine(text);
   if (quick !== null) expect(fullLine(text), text).toEqual(quick);
 }
 
-describe('quickTimelineLine', () => {
+describe('QuickLineReader', () => {
   const line = (timestamp: string, action: string, tokens: string) =>
     `{"timestamp":"${timestamp}","action":"${action}","tokens":${tokens}}`;
   const ok = '2026-11-21T04:16:15.470Z';
@@ -162,6 +173,19 @@ describe('quickTimelineLine', () => {
       expect(quickTimelineLine(text)).toEqual({ timestamp: Date.parse(ok), action, tokens: Number(tokens) });
       expectSoundLine(text);
     }
+  });
+
+  it('remembers actions by their bytes, never by their hash alone', () => {
+    // Thousands of distinct actions share 256 slots: every one must come back as itself.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i++) {
+        const action = `act ${i} ${'é'.repeat(i % 3)}`;
+        expect(quickTimelineLine(line(ok, action, '1'))?.action).toBe(action);
+      }
+    }
+    expect(quickTimelineLine(line(ok, 'é'.repeat(100), '1'))?.action).toBe('é'.repeat(100));
+    expect(quickTimelineLine(line(ok, 'é'.repeat(101), '1'))).toBeNull();
+    expect(quickTimelineLine(line(ok, 'x'.repeat(100_000), '1'))).toBeNull();
   });
 
   it('leaves every other line to JSON.parse', () => {

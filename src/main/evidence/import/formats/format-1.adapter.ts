@@ -1,13 +1,20 @@
 import { MANIFEST_PATH, packagePaths, type ManifestFile } from '../../../../shared/evidence-package';
-import { invalidPackage, type EntryDigest, type InflateBudget, type PackageArchive } from '../package-archive';
+import {
+  invalidPackage,
+  lineError,
+  type EntryDigest,
+  type InflateBudget,
+  type PackageArchive,
+} from '../package-archive';
 import {
   checkEvidenceDocument,
   checkManifest,
   checkScanDocument,
   parseJsonDocument,
-  parseTimelineLine,
+  TimelineLineParser,
   type StoredEntry,
 } from '../package-documents';
+import { JsonlLineError } from '../../jsonl/line-splitter';
 import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 
 // Format 1 (SPEC.md §8): manifest.json lists every file with its size and SHA-256, and each
@@ -74,14 +81,14 @@ function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest
     entry: name,
     position: (index) => `line ${index + 1}`,
     async *read(budget) {
-      let line = 0;
-      const lines = archive.readLines(name, budget, (digest) => verifyDigest(manifest, name, digest));
-      for await (const batch of lines) {
+      const parser = new TimelineLineParser(name);
+      const runs = archive.readLineRuns(name, budget, (digest) => verifyDigest(manifest, name, digest));
+      for await (const run of runs) {
         const entries: StoredEntry[] = [];
-        for (const text of batch) {
-          line += 1;
-          if (text.trim() === '') throw invalidPackage(`line ${line}: empty line`, name);
-          entries.push(parseTimelineLine(text, name, line));
+        try {
+          run.forEach((bytes, start, end, line) => entries.push(parser.parse(bytes, start, end, line)));
+        } catch (error) {
+          throw error instanceof JsonlLineError ? lineError(error, name) : error;
         }
         yield entries;
       }
