@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver, type SqliteDatabase } from 'kysely';
 import type { Database } from './database';
 import { TwoHandleSqliteDriver } from './sqlite-driver';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer';
 
 export interface OpenOptions {
   /** Path of an Electron-ABI build of better-sqlite3; Node uses the package's own binary. */
@@ -88,7 +89,12 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
 // that nobody references any more takes its entry with it.
 const handles = new WeakMap<
   Kysely<Database>,
-  { sqlite: SQLite.Database; reader: () => SQLite.Database | null; driver: TwoHandleSqliteDriver }
+  {
+    sqlite: SQLite.Database;
+    reader: () => SQLite.Database | null;
+    driver: TwoHandleSqliteDriver;
+    checkpointer: WalCheckpointer | null;
+  }
 >();
 
 /** Prepared statements kept per handle, by SQL text: the least recently used go first. */
@@ -116,7 +122,7 @@ function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
 
 /** A read-only handle on the file under `writer`, or null for an in-memory database. */
 function openReader(writer: SQLite.Database, options: OpenOptions): SQLite.Database | null {
-  if (writer.memory || writer.name === '') return null;
+  if (!onDisk(writer)) return null;
   const reader = new SQLite(writer.name, {
     readonly: true,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
@@ -132,14 +138,32 @@ function openReader(writer: SQLite.Database, options: OpenOptions): SQLite.Datab
 export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): Kysely<Database> {
   // The driver owns the reader's lifetime; `opened` is the raw handle under its current one.
   let opened: SQLite.Database | null = null;
-  const driver = new TwoHandleSqliteDriver(cachingStatements(sqlite), () => {
-    opened = openReader(sqlite, options);
-    return opened && cachingStatements(opened);
-  });
+  const checkpointer = onDisk(sqlite) ? walCheckpointer(sqlite, options) : null;
+  const driver = new TwoHandleSqliteDriver(
+    cachingStatements(sqlite),
+    () => {
+      opened = openReader(sqlite, options);
+      return opened && cachingStatements(opened);
+    },
+    checkpointer,
+  );
   const reader = (): SQLite.Database | null => (driver.reader() === null ? null : opened);
   const db = new Kysely<Database>({ dialect: new ScandeskSqliteDialect(driver) });
-  handles.set(db, { sqlite, reader, driver });
+  handles.set(db, { sqlite, reader, driver, checkpointer });
   return db;
+}
+
+const onDisk = (sqlite: SQLite.Database): boolean => !sqlite.memory && sqlite.name !== '';
+
+/** Checkpoints the writer's WAL from a worker thread (wal-checkpointer.ts); the writer stops doing it itself. */
+function walCheckpointer(sqlite: SQLite.Database, options: OpenOptions): WalCheckpointer {
+  sqlite.pragma('wal_autocheckpoint = 0');
+  return new WalCheckpointer(sqlite.name, {
+    nativeBinding: options.nativeBinding,
+    onFailure: () => {
+      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    },
+  });
 }
 
 /**
@@ -175,6 +199,7 @@ export async function withRollbackJournal<T>(db: Kysely<Database>, work: () => P
   const handle = handles.get(db);
   if (!handle || handle.sqlite.memory) return work();
   handle.driver.closeReader();
+  await handle.checkpointer?.stop();
   const { sqlite } = handle;
   const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
   let left: boolean;

@@ -82,6 +82,8 @@ export class TwoHandleSqliteDriver implements Driver {
   constructor(
     readonly writer: SqliteDatabase,
     private readonly openReader: () => SqliteDatabase | null,
+    /** Hears when the writer is let go of after use (the WAL checkpointer), and closes first. */
+    private readonly writes: { wrote(): void; stop(): Promise<void> } | null = null,
   ) {}
 
   /** Opened at the first read, so after the startup migrations and statistics. */
@@ -132,6 +134,7 @@ export class TwoHandleSqliteDriver implements Driver {
     if (!routed.holdsWriter) return;
     routed.holdsWriter = false;
     this.writerLock.unlock();
+    this.writes?.wrote();
   }
 
   /** Runs `work` holding the writer, as a query would: never inside another request's transaction. */
@@ -141,10 +144,12 @@ export class TwoHandleSqliteDriver implements Driver {
       return work();
     } finally {
       this.writerLock.unlock();
+      this.writes?.wrote();
     }
   }
 
   async destroy(): Promise<void> {
+    await this.writes?.stop();
     this.readerHandle?.close();
     this.writer.close();
   }

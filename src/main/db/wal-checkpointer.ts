@@ -1,0 +1,116 @@
+import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+// SQLite copies the WAL back into the database file (a checkpoint) on the connection that commits,
+// once the log passes 1000 pages: a million-entry import then waited 0.17–0.2 s for it after its
+// commit, and a submit now and then for a smaller one. Here the writer never checkpoints itself
+// (wal_autocheckpoint = 0); a worker thread with its own connection runs PASSIVE checkpoints, which
+// take no lock that writers or readers wait for, when the log has grown past the same size. The
+// writer then starts the log over at its next commit, as it would after its own checkpoint.
+
+/** The log size after which a checkpoint is asked for: SQLite's default, 1000 pages of 4 KiB. */
+const CHECKPOINT_BYTES = 1000 * 4096;
+
+/** SQLite's own default, restored on the writer when the worker cannot run. */
+export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+// Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
+// its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const options = workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {};
+const db = new Database(workerData.file, options);
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    process.exit(0);
+  }
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+    parentPort.postMessage('done');
+  } catch (error) {
+    parentPort.postMessage(String(error && error.message));
+  }
+});
+`;
+
+export interface CheckpointerOptions {
+  /** The Electron-ABI addon, as the writer was opened with. */
+  nativeBinding?: string | undefined;
+  /** Called once if the worker fails: the writer must then checkpoint itself again. */
+  onFailure: () => void;
+}
+
+export class WalCheckpointer {
+  private worker: Worker | null = null;
+  private running: Promise<void> | null = null;
+  private finish: (() => void) | null = null;
+  private failed = false;
+  private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
+
+  constructor(
+    private readonly file: string,
+    private readonly options: CheckpointerOptions,
+  ) {}
+
+  /** After a write on the writer: asks for a checkpoint once the log has grown past the threshold. */
+  wrote(): void {
+    if (this.failed || this.running) return;
+    let size: number;
+    try {
+      size = statSync(`${this.file}-wal`).size;
+    } catch {
+      return; // No log: a rollback journal (withRollbackJournal) or nothing written yet.
+    }
+    if (size < CHECKPOINT_BYTES) return;
+    this.running = new Promise((resolve) => (this.finish = resolve));
+    (this.worker ??= this.start()).postMessage('checkpoint');
+  }
+
+  /** Resolves once no checkpoint is running. */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  /** Closes the worker's connection (the file then has only the app's); a later write starts another. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    this.worker = null;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.postMessage('close');
+    await exited;
+    this.settle();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver: this.driver, file: this.file, nativeBinding: this.options.nativeBinding },
+    });
+    // A process that is done does not wait for a checkpoint; an interrupted one is harmless.
+    worker.unref();
+    worker.on('message', () => this.settle());
+    worker.on('error', () => this.fail(worker));
+    worker.on('exit', () => this.fail(worker));
+    return worker;
+  }
+
+  private settle(): void {
+    const finish = this.finish;
+    this.running = null;
+    this.finish = null;
+    finish?.();
+  }
+
+  /** The worker died on its own (stop() has already let go of a worker it closes). */
+  private fail(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.failed = true;
+    this.settle();
+    this.options.onFailure();
+  }
+}

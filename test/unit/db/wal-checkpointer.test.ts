@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from '../../../src/main/db/database';
+import { openSqliteDatabase, sqliteUnder, withRollbackJournal } from '../../../src/main/db/sqlite-connection';
+import { WalCheckpointer } from '../../../src/main/db/wal-checkpointer';
+
+const MB = 1024 * 1024;
+const walBytes = (file: string): number => statSync(`${file}-wal`).size;
+
+/** About `mb` MB of new pages in one transaction. */
+const write = (db: Db, round: number, mb: number) =>
+  sql`
+    with recursive n (i) as (select 1 union all select i + 1 from n where i < ${mb * 256})
+    insert into blobs (round, body) select ${round}, randomblob(4000) from n`.execute(db);
+
+describe('WAL checkpoints on a worker thread', () => {
+  let dir: string;
+  let file: string;
+  let db: Db;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'scandesk-checkpoint-'));
+    file = join(dir, 'x.db');
+    db = openSqliteDatabase(file);
+    await sql`create table blobs (round integer, body blob)`.execute(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the log from growing although the writer never checkpoints itself', async () => {
+    expect(sqliteUnder(db).pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    for (let round = 0; round < 6; round++) {
+      await write(db, round, 6);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    // Six rounds of 6 MB: without checkpoints the log would hold all 36 MB. Each round restarts it
+    // after the worker's checkpoint of the one before, so it stays near one round's size.
+    expect(walBytes(file)).toBeLessThan(16 * MB);
+    expect(Number((await sql<{ n: number }>`select count(*) as n from blobs`.execute(db)).rows[0]!.n)).toBe(
+      6 * 6 * 256,
+    );
+  });
+
+  it('lets a rollback journal have the file: the worker closes its connection first', async () => {
+    await write(db, 0, 6);
+    const seen = await withRollbackJournal(db, async () => {
+      await write(db, 1, 1);
+      return sqliteUnder(db).pragma('journal_mode', { simple: true });
+    });
+    expect(seen).toBe('delete');
+    // Back in WAL, a large write starts a worker again.
+    await write(db, 2, 6);
+    await write(db, 3, 6);
+    expect(sqliteUnder(db).pragma('journal_mode', { simple: true })).toBe('wal');
+  });
+
+  it('gives the checkpoints back to the writer when the worker cannot run', async () => {
+    const failed: string[] = [];
+    const checkpointer = new WalCheckpointer(file, {
+      nativeBinding: join(dir, 'no-such-addon.node'),
+      onFailure: () => failed.push('failed'),
+    });
+    await write(db, 0, 6);
+    checkpointer.wrote();
+    await checkpointer.settled();
+    expect(failed).toEqual(['failed']);
+    // Failed for good: no further worker is started.
+    checkpointer.wrote();
+    await checkpointer.settled();
+    expect(failed).toEqual(['failed']);
+  });
+});
