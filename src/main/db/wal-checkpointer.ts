@@ -66,7 +66,10 @@ export class WalCheckpointer {
     }
     if (size < CHECKPOINT_BYTES) return;
     this.running = new Promise((resolve) => (this.finish = resolve));
-    (this.worker ??= this.start()).postMessage('checkpoint');
+    const worker = (this.worker ??= this.start());
+    // Held while it works, so that whoever awaits settled() or stop() is not left behind by an exit.
+    worker.ref();
+    worker.postMessage('checkpoint');
   }
 
   /** Resolves once no checkpoint is running. */
@@ -80,6 +83,7 @@ export class WalCheckpointer {
     if (!worker) return;
     this.worker = null;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.ref();
     worker.postMessage('close');
     await exited;
     this.settle();
@@ -90,9 +94,11 @@ export class WalCheckpointer {
       eval: true,
       workerData: { driver: this.driver, file: this.file, nativeBinding: this.options.nativeBinding },
     });
-    // A process that is done does not wait for a checkpoint; an interrupted one is harmless.
-    worker.unref();
-    worker.on('message', () => this.settle());
+    worker.on('message', () => {
+      // Idle, it does not keep a process that is otherwise done alive (unless stop() waits for it).
+      if (this.worker === worker) worker.unref();
+      this.settle();
+    });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
     return worker;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,14 @@ describe('WAL checkpoints on a worker thread', () => {
     await write(db, 2, 6);
     await write(db, 3, 6);
     expect(sqliteUnder(db).pragma('journal_mode', { simple: true })).toBe('wal');
+  });
+
+  it('closes in a process that has nothing else to wait for while the worker still checkpoints', () => {
+    const script = join(import.meta.dirname, '../../fixtures/db/write-then-close.ts');
+    const output = execFileSync(process.execPath, ['--import', 'tsx', script, join(dir, 'child.db')], {
+      encoding: 'utf8',
+    });
+    expect(output).toBe('closed\n');
   });
 
   it('gives the checkpoints back to the writer when the worker cannot run', async () => {
