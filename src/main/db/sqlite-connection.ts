@@ -166,6 +166,11 @@ function walCheckpointer(sqlite: SQLite.Database, options: OpenOptions): WalChec
   });
 }
 
+/** Starts the WAL checkpointer's worker of a SQLite store now (a server's, at start); nothing elsewhere. */
+export function warmWalCheckpointer(db: Kysely<Database>): void {
+  handles.get(db)?.checkpointer?.warm();
+}
+
 /**
  * Runs `work` on the raw better-sqlite3 handle under `db` (made by openSqliteDatabase or wrapSqlite),
  * for hot work that prepares a Kysely-compiled statement once and runs it many times. It holds

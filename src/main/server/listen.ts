@@ -1,3 +1,4 @@
+import { warmWalCheckpointer } from '../db/sqlite-connection';
 import type { Workspace } from '../workspace/workspace';
 import { VERSION } from '../version';
 import { buildApp } from './app';
@@ -32,6 +33,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     rendererDir: options.rendererDir,
   });
   await app.listen({ port: options.port, host: options.host });
+  warmWalCheckpointer(options.workspace.db);
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

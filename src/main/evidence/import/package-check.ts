@@ -16,6 +16,7 @@ export interface ScanDefaults {
  */
 export class ScanCheck {
   count = 0;
+  /** A copy: the chunk's entries are reused for the next chunk (TimelineSource.read). */
   first: StoredEntry | null = null;
   private sum = 0n;
   private previous = Number.NEGATIVE_INFINITY;
@@ -27,7 +28,7 @@ export class ScanCheck {
 
   /** Checks the next chunk of the timeline, in order. */
   take(chunk: readonly StoredEntry[]): void {
-    this.first ??= chunk[0] ?? null;
+    if (this.first === null && chunk[0]) this.first = { ...chunk[0] };
     // A long timeline of large counts can leave a double's exact range, so the chunk's sum is
     // carried over into a BigInt before it could; a BigInt per entry cost more than the check.
     let partial = 0;

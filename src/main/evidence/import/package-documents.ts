@@ -136,10 +136,11 @@ export class TimelineLineParser {
 
   constructor(private readonly entry: string) {}
 
-  /** The entry of line number `line`, bytes[start, end); refused with the reason. */
-  parse(bytes: Buffer, start: number, end: number, line: number): StoredEntry {
+  /** The entry of line number `line`, bytes[start, end), in `into` if given; refused with the reason. */
+  parse(bytes: Buffer, start: number, end: number, line: number, into?: StoredEntry): StoredEntry {
     return (
-      this.quick.read(bytes, start, end) ?? parseTimelineText(LineRun.text(bytes, start, end, line), this.entry, line)
+      this.quick.read(bytes, start, end, into) ??
+      parseTimelineText(LineRun.text(bytes, start, end, line), this.entry, line)
     );
   }
 }

@@ -14,7 +14,11 @@ export interface TimelineSource {
   entry: string;
   /** How errors name the entry at `index` (`line 3`, `evidence.timeline.2`). */
   position(index: number): string;
-  /** The entries in chunks, each one checked on its own; read afresh on every call. */
+  /**
+   * The entries in chunks, each one checked on its own; read afresh on every call. A chunk and
+   * its entries are the reader's until it asks for the next one, which may reuse them: copy what
+   * is kept longer.
+   */
   read(budget: InflateBudget): AsyncIterable<StoredEntry[]>;
 }
 

@@ -118,8 +118,8 @@ export class QuickLineReader {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   private readonly actions: ({ bytes: Uint8Array; text: string } | undefined)[] = new Array(ACTION_SLOTS);
 
-  /** The entry of the line bytes[start, end), or null. */
-  read(bytes: Uint8Array, start: number, end: number): StoredEntry | null {
+  /** The entry of the line bytes[start, end), written into `into` if given, or null. */
+  read(bytes: Uint8Array, start: number, end: number, into?: StoredEntry): StoredEntry | null {
     if (!startsWith(bytes, start, end, OPEN)) return null;
     if (!startsWith(bytes, start + OPEN.length + TIMESTAMP_LENGTH, end, ACTION)) return null;
     const actionAt = start + ACTION_AT;
@@ -146,7 +146,12 @@ export class QuickLineReader {
     const timestamp = timestampAt(bytes, start + OPEN.length);
     if (timestamp === null) return null;
     const action = this.action(bytes, actionAt, actionEnd, hash, nonAscii);
-    return action === null ? null : { timestamp, action, tokens };
+    if (action === null) return null;
+    if (!into) return { timestamp, action, tokens };
+    into.timestamp = timestamp;
+    into.action = action;
+    into.tokens = tokens;
+    return into;
   }
 
   /** The action bytes[from, to) when it is UTF-8 and a label; control characters fail the check. */

@@ -22,8 +22,10 @@ const CR = 0x0d;
 export type LineVisitor = (bytes: Buffer, start: number, end: number, line: number) => void;
 
 /**
- * Whole lines of one chunk, the newline after the last one left out. Each line is handed on as a
- * decode of its own would leave it: a final CR and a leading BOM are not part of it.
+ * Whole lines of one chunk, the newline after the last one left out: the line that the chunk
+ * completes (`head`, its start held over from the chunks before), then the lines within it
+ * (`body`, a view of the chunk: never copied). Each line is handed on as a decode of its own would
+ * leave it: a final CR and a leading BOM are not part of it.
  */
 export class LineRun {
   private static readonly decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -31,7 +33,8 @@ export class LineRun {
   private counted = -1;
 
   constructor(
-    readonly bytes: Buffer,
+    private readonly head: Buffer | null,
+    private readonly body: Buffer | null,
     /** The number of the run's first line, from 1. */
     readonly firstLine: number,
     private readonly maxLineBytes: number,
@@ -39,21 +42,23 @@ export class LineRun {
 
   /** Visits every line in order; a line longer than the limit is refused when it is reached. */
   forEach(visit: LineVisitor): void {
-    const bytes = this.bytes;
     let line = this.firstLine;
+    if (this.head) line = this.visitLines(this.head, line, visit);
+    if (this.body) line = this.visitLines(this.body, line, visit);
+    this.counted = line - this.firstLine;
+  }
+
+  /** Visits the lines of `bytes` from number `line` on; answers the number after the last. */
+  private visitLines(bytes: Buffer, line: number, visit: LineVisitor): number {
     for (let start = 0; ; line++) {
       const newline = bytes.indexOf(NEWLINE, start);
-      const next = newline === -1 ? bytes.length : newline;
-      let end = next;
+      let end = newline === -1 ? bytes.length : newline;
       let from = start;
       if (end > from && bytes[end - 1] === CR) end -= 1;
       if (end - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf) from += 3;
       if (end - from > this.maxLineBytes) throw new JsonlLineError(line, `longer than ${this.maxLineBytes} bytes`);
       visit(bytes, from, end, line);
-      if (newline === -1) {
-        this.counted = line - this.firstLine + 1;
-        return;
-      }
+      if (newline === -1) return line + 1;
       start = newline + 1;
     }
   }
@@ -61,8 +66,12 @@ export class LineRun {
   /** The number of the line after the run's last: counted by the visit, or here if none ran. */
   get nextLine(): number {
     if (this.counted === -1) {
-      this.counted = 1;
-      for (let at = this.bytes.indexOf(NEWLINE); at !== -1; at = this.bytes.indexOf(NEWLINE, at + 1)) this.counted++;
+      this.counted = this.head ? 1 : 0;
+      const body = this.body;
+      if (body) {
+        this.counted += 1;
+        for (let at = body.indexOf(NEWLINE); at !== -1; at = body.indexOf(NEWLINE, at + 1)) this.counted++;
+      }
     }
     return this.firstLine + this.counted;
   }
@@ -74,13 +83,6 @@ export class LineRun {
     } catch {
       throw new JsonlLineError(line, 'not UTF-8');
     }
-  }
-
-  /** Every line as a string, in order. */
-  lines(): string[] {
-    const lines: string[] = [];
-    this.forEach((bytes, start, end, line) => lines.push(LineRun.text(bytes, start, end, line)));
-    return lines;
   }
 }
 
@@ -100,9 +102,17 @@ export class JsonlLineSplitter {
     let run: LineRun | null = null;
     let rest = chunk;
     if (last !== -1) {
-      const head = chunk.subarray(0, last);
-      run = this.run(this.pending.length > 0 ? Buffer.concat([this.pending, head]) : head);
-      this.pending = Buffer.alloc(0);
+      let head: Buffer | null = null;
+      let from = 0;
+      if (this.pending.length > 0) {
+        const first = chunk.indexOf(NEWLINE);
+        head = Buffer.concat([this.pending, chunk.subarray(0, first)]);
+        from = first + 1;
+        this.pending = Buffer.alloc(0);
+      }
+      // After a head, the body has lines only if the chunk has another newline.
+      const body = head && from > last ? null : chunk.subarray(from, last);
+      run = this.run(head, body);
       rest = chunk.subarray(last + 1);
     }
     if (this.pending.length + rest.length > this.maxLineBytes) {
@@ -115,7 +125,7 @@ export class JsonlLineSplitter {
 
   /** The last line, when the bytes did not end with a newline. */
   end(): LineRun | null {
-    return this.pending.length > 0 ? this.run(this.pending) : null;
+    return this.pending.length > 0 ? this.run(null, this.pending) : null;
   }
 
   /** Runs are read one after the other, so the last one has usually counted its lines by now. */
@@ -123,8 +133,8 @@ export class JsonlLineSplitter {
     return this.previous ? this.previous.nextLine : 1;
   }
 
-  private run(bytes: Buffer): LineRun {
-    this.previous = new LineRun(bytes, this.nextLine, this.maxLineBytes);
+  private run(head: Buffer | null, body: Buffer | null): LineRun {
+    this.previous = new LineRun(head, body, this.nextLine, this.maxLineBytes);
     return this.previous;
   }
 }

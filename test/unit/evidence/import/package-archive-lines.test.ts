@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonlLineError } from '../../../../src/main/evidence/jsonl/line-splitter';
+import { JsonlLineError, LineRun } from '../../../../src/main/evidence/jsonl/line-splitter';
 import {
   DEFAULT_IMPORT_LIMITS,
   lineError,
@@ -32,7 +32,7 @@ async function readAll(
   try {
     for await (const run of archive.readLineRuns(NAME, { inflated: 0 })) {
       batches += 1;
-      lines.push(...run.lines());
+      run.forEach((bytes, start, end, line) => lines.push(LineRun.text(bytes, start, end, line)));
     }
     return { lines, batches };
   } catch (error) {
