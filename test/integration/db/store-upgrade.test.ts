@@ -13,7 +13,7 @@ import { buildApp } from '../../../src/main/server/app';
 import { createUser } from '../../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
-import { dropTestDatabase, newTestDatabase, onPostgres } from '../../helpers/test-database';
+import { dropTestDatabase, newTestDatabase, onPostgres, testDatabaseFor } from '../../helpers/test-database';
 import { entriesWithScan } from '../../helpers/timeline-rows';
 
 /** The last migration before the scans list got covering indexes and the scan_counts rollup. */
@@ -116,5 +116,28 @@ describe('opening a store made by an older version', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('keys timelines by scan id again when create_timelines is undone, and by integer when redone', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'scandesk-upgrade-'));
+    workspace = await openWorkspace(dataDir, { database: await testDatabaseFor(dataDir) });
+    const { db } = workspace;
+    const owner = await createUser(db, 'local', { workspaceOwner: true });
+    const ids = [fixtureScanId(1), fixtureScanId(2)];
+    await insertScans(
+      db,
+      ids.map((id, n) => ({ id, created_at: Date.UTC(2026, 10, 1) + n, submitted_by: owner.user.id })),
+    );
+    const before = await entriesWithScan(db).orderBy('scan_id').execute();
+    const migration = migrations['2026_11_25_120000_create_timelines']!;
+    await db.transaction().execute(async (trx) => {
+      await migration.down!(trx);
+      const { rows } = await sql<{ scan_id: string }>`SELECT scan_id FROM timeline_entries ORDER BY scan_id`.execute(
+        trx,
+      );
+      expect(rows.map((row) => row.scan_id)).toEqual(ids);
+      await migration.up(trx);
+    });
+    expect(await entriesWithScan(db).orderBy('scan_id').execute()).toEqual(before);
   });
 });
