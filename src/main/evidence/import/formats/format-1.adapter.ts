@@ -85,7 +85,7 @@ function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest
       const runs = archive.readLineRuns(name, budget, (digest) => verifyDigest(manifest, name, digest));
       // Entries are objects reused from chunk to chunk (TimelineSource.read): made afresh, a
       // million of them outlived enough young-generation collections to be promoted, and the
-      // import's heap grew by 40 MB of garbage before a full collection.
+      // import's heap grew by some 60 MB of garbage before a full collection.
       const reused: StoredEntry[] = [];
       for await (const run of runs) {
         const entries: StoredEntry[] = [];
