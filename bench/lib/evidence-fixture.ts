@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { openDatabase } from '../../src/main/db/open-database';
 import { inTransaction } from '../../src/main/db/transaction';
+import { createTimeline } from '../../src/main/evidence/evidence.repository';
 import { databaseFile } from '../../src/main/workspace/data-dir';
 import { prepareWorkspace } from './bare-common';
 import { downloadToFile } from './http';
@@ -70,11 +71,7 @@ export async function createTimelineDataDir(
         // The scan row first (foreign keys), with its totals patched in once they are known.
         scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
         await scanRows.flush();
-        const { id: timeline } = await trx
-          .insertInto('timelines')
-          .values({ scan_id: id })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const timeline = await createTimeline(trx, id);
         let timestamp = START_MS;
         let tokens = 0;
         const breakdown = { input: 0, output: 0 };

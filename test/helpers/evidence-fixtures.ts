@@ -5,6 +5,7 @@
 import { inTransaction } from '../../src/main/db/transaction';
 import type { Db } from '../../src/main/db/database';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../src/main/db/bulk-insert';
+import { createTimeline } from '../../src/main/evidence/evidence.repository';
 import type { Severity } from '../../src/shared/api/scans';
 
 export interface StoredEntrySpec {
@@ -68,14 +69,11 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
     );
     await scans.flush();
     let tokens = 0;
-    const timeline =
-      spec.entries > 0
-        ? await trx.insertInto('timelines').values({ scan_id: spec.id }).returning('id').executeTakeFirstOrThrow()
-        : undefined;
+    const timeline = spec.entries > 0 ? await createTimeline(trx, spec.id) : undefined;
     for (let seq = 0; seq < spec.entries; seq++) {
       const entry = seq === 0 ? first : entryAt(seq);
       tokens += entry.tokens;
-      await entries.push(timeline!.id, seq, entry.timestamp, entry.action, entry.tokens);
+      await entries.push(timeline!, seq, entry.timestamp, entry.action, entry.tokens);
     }
     await entries.flush();
     for (const [seq, v] of violations.entries()) {

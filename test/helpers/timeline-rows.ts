@@ -12,9 +12,3 @@ export const entriesWithScan = (db: Executor) =>
       'timeline_entries.action',
       'timeline_entries.tokens',
     ]);
-
-/** Gives a scan a timeline row and answers its id, for tests that write entries themselves. */
-export async function newTimeline(db: Executor, scanId: string): Promise<number> {
-  const row = await db.insertInto('timelines').values({ scan_id: scanId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}

@@ -9,11 +9,11 @@ import { Worker } from 'node:worker_threads';
 // take no lock that writers or readers wait for, when the log has grown past the same size. The
 // writer then starts the log over at its next commit, as it would after its own checkpoint.
 
-/** The log size after which a checkpoint is asked for: SQLite's default, 1000 pages of 4 KiB. */
-const CHECKPOINT_BYTES = 1000 * 4096;
-
 /** SQLite's own default, restored on the writer when the worker cannot run. */
 export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/** The log size after which a checkpoint is asked for: SQLite's default, in pages of 4 KiB. */
+const CHECKPOINT_BYTES = DEFAULT_AUTOCHECKPOINT_PAGES * 4096;
 
 // Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
 // its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.

@@ -30,7 +30,7 @@ const timelineOf = (db: Executor, scanId: string) =>
   db.selectFrom('timelines').select('timelines.id').where('timelines.scan_id', '=', scanId);
 
 /** Gives the scan a timeline and answers its id. */
-async function createTimeline(db: Executor, scanId: string): Promise<number> {
+export async function createTimeline(db: Executor, scanId: string): Promise<number> {
   const row = await db.insertInto('timelines').values({ scan_id: scanId }).returning('id').executeTakeFirstOrThrow();
   return Number(row.id);
 }

@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTimeline } from '../../../src/main/evidence/evidence.repository';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../../src/main/db/bulk-insert';
 import type { Db, Executor } from '../../../src/main/db/database';
 import { inTransaction } from '../../../src/main/db/transaction';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { dropTestDatabase, testDatabaseFor } from '../../helpers/test-database';
-import { newTimeline } from '../../helpers/timeline-rows';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-bulk-'));
 let workspace: Workspace;
@@ -43,7 +43,7 @@ describe('BulkInserter', () => {
     const action = (seq: number) => (seq % 3 === 0 ? `say "hi" \\ {x,y} é 漢 ${seq}` : `a${seq}`);
     await inTransaction(db, async (trx) => {
       await insertScan(trx, 'scn_bulk');
-      const timeline = await newTimeline(trx, 'scn_bulk');
+      const timeline = await createTimeline(trx, 'scn_bulk');
       const entries = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, 100);
       for (let seq = 0; seq < rows; seq++) {
         const written = entries.push(timeline, seq, 2 ** 41 + seq, action(seq), seq * 7);
@@ -81,7 +81,7 @@ describe('BulkInserter', () => {
   it('surfaces a failed chunk and leaves nothing behind', async () => {
     const work = inTransaction(db, async (trx) => {
       await insertScan(trx, 'scn_fail');
-      const timeline = await newTimeline(trx, 'scn_fail');
+      const timeline = await createTimeline(trx, 'scn_fail');
       const entries = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, 100);
       // Every seq twice: the primary key refuses the first chunk that holds a repeat.
       for (let n = 0; n < 20_000; n++) {

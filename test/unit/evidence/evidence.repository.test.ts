@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSqlite } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import {
+  createTimeline,
   insertTimeline,
   timelineAggregate,
   timelineBounds,
@@ -15,7 +16,6 @@ import {
 } from '../../../src/main/evidence/evidence.repository';
 import { findWorkspaceOwner } from '../../../src/main/users/users.repository';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
-import { newTimeline } from '../../helpers/timeline-rows';
 
 const SCAN = 'scan_long';
 const OTHER = 'scan_other';
@@ -67,7 +67,7 @@ describe('timelineTupleChunks', () => {
     }
     // A gap in seq (never written by the app, but chunks must not depend on seq being dense).
     const seqs = Array.from({ length: ENTRIES }, (_, i) => (i < 1000 ? i : i + 17));
-    const timeline = await newTimeline(db, SCAN);
+    const timeline = await createTimeline(db, SCAN);
     for (let at = 0; at < seqs.length; at += 500) {
       const values = seqs.slice(at, at + 500).map((seq) => ({
         timeline_id: timeline,
