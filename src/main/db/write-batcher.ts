@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database, Db } from './database';
 import { classifyDbError, isRetryable } from './db-errors';
 import { dialectOf } from './dialect';
+import { withJournalsInMemory } from './sqlite-connection';
 import { MAX_ATTEMPTS } from './transaction';
 
 export type BatchedWork<T> = (trx: Transaction<Database>) => Promise<T>;
@@ -70,8 +71,13 @@ export class WriteBatcher {
   }
 
   private async runBatch(batch: Pending[]): Promise<void> {
+    if (this.postgres) return this.commitBatch(this.db, batch);
+    return withJournalsInMemory(this.db, (connection) => this.commitBatch(connection, batch));
+  }
+
+  private async commitBatch(db: Db, batch: Pending[]): Promise<void> {
     const outcomes: { ok: boolean; value: unknown }[] = [];
-    const trx = await this.db
+    const trx = await db
       .startTransaction()
       .execute()
       .catch((error: unknown) => {

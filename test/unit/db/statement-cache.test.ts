@@ -50,6 +50,21 @@ describe('the statement cache under Kysely', () => {
     expect(count('select 300 as n')).toBe(1);
   });
 
+  it('prepares a pragma each time it runs, since its setting is applied when it is prepared', async () => {
+    const tempStore = async (): Promise<number> =>
+      (await sql<{ temp_store: number }>`pragma temp_store`.execute(db)).rows[0]!.temp_store;
+    for (const [setting, value] of [
+      ['memory', 2],
+      ['default', 0],
+      ['memory', 2],
+      ['default', 0],
+    ] as const) {
+      await sql`pragma temp_store = ${sql.raw(setting)}`.execute(db);
+      expect(await tempStore()).toBe(value);
+    }
+    expect(count('pragma temp_store = memory')).toBe(2);
+  });
+
   it('runs a cached statement again after a stream over it stopped early', async () => {
     await db
       .insertInto('users')

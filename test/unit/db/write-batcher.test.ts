@@ -23,10 +23,18 @@ describe('WriteBatcher (group commit)', () => {
     await migrateToLatest(db);
     observer = new SQLite(join(dir, 'x.db'), { readonly: true });
     transactions = 0;
-    const start = db.startTransaction.bind(db);
-    db.startTransaction = () => {
-      transactions++;
-      return start();
+    countTransactions(db);
+    // On SQLite the batcher runs each transaction on a connection of its own (withJournalsInMemory).
+    const connection = db.connection.bind(db);
+    db.connection = () => {
+      const builder = connection();
+      return {
+        execute: (work) =>
+          builder.execute((bound) => {
+            countTransactions(bound);
+            return work(bound);
+          }),
+      } as typeof builder;
     };
     batcher = new WriteBatcher(db);
   });
@@ -35,6 +43,14 @@ describe('WriteBatcher (group commit)', () => {
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  function countTransactions(kysely: Db): void {
+    const start = kysely.startTransaction.bind(kysely);
+    kysely.startTransaction = () => {
+      transactions++;
+      return start();
+    };
+  }
 
   const committed = (): string[] =>
     (observer.prepare('SELECT id FROM users ORDER BY id').all() as { id: string }[]).map((row) => row.id);
@@ -105,6 +121,21 @@ describe('WriteBatcher (group commit)', () => {
     // The batcher is still usable afterwards.
     expect(await batcher.run(addUser('d'))).toBe('d');
     expect(committed()).toEqual(['d']);
+  });
+
+  it("keeps a batch's journals in memory, and only its own", async () => {
+    const tempStore = async (kysely: Db): Promise<number> =>
+      (await sql<{ temp_store: number }>`pragma temp_store`.execute(kysely)).rows[0]!.temp_store;
+    const MEMORY = 2;
+    const inBatch = await Promise.all(
+      ['a', 'b'].map((id) => batcher.run(async (trx) => [await addUser(id)(trx), await tempStore(trx)])),
+    );
+    expect(inBatch).toEqual([
+      ['a', MEMORY],
+      ['b', MEMORY],
+    ]);
+    expect(await tempStore(db)).toBe(0);
+    expect(await db.transaction().execute(tempStore)).toBe(0);
   });
 
   it('runs a lone work at once, and later works in transactions of their own', async () => {
