@@ -35,13 +35,61 @@ export function parseDate(text: string): number | null {
   return isCalendarDate(year, month, day) ? utc(year, month - 1, day) : null;
 }
 
+/** The contract's timestamp form, `2026-11-21T04:16:15.470Z`: the length, and its fixed characters by offset. */
+const CANONICAL_LENGTH = 24;
+const CANONICAL_MARKS: readonly (readonly [number, number])[] = [
+  [4, 0x2d], // -
+  [7, 0x2d],
+  [10, 0x54], // T
+  [13, 0x3a], // :
+  [16, 0x3a],
+  [19, 0x2e], // .
+  [23, 0x5a], // Z
+];
+
+/** The ASCII digits text[from, to) as a number, or -1 if any of them is not one. */
+function digitsAt(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Epoch ms of a timestamp in exactly the contract's form (what formatTimestamp writes), else
+ * null; null says only that it is not in that form. Every field is range-checked as
+ * parseRfc3339DateTime checks it, with the same value as the result. Years before 100 are left to
+ * it (Date.UTC reads those as 19xx). Nearly every timestamp a client sends is in this form, and
+ * reading it by character code costs a tenth of the regular expression.
+ */
+export function canonicalTimestampMs(text: string): number | null {
+  if (text.length !== CANONICAL_LENGTH) return null;
+  for (const [at, code] of CANONICAL_MARKS) if (text.charCodeAt(at) !== code) return null;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 7);
+  const day = digitsAt(text, 8, 10);
+  const hours = digitsAt(text, 11, 13);
+  const minutes = digitsAt(text, 14, 16);
+  const seconds = digitsAt(text, 17, 19);
+  const millis = digitsAt(text, 20, 23);
+  if (year < 100 || !isCalendarDate(year, month, day) || hours < 0 || hours > 23) return null;
+  if (minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0) return null;
+  return Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
+}
+
+/** Epoch ms of an RFC 3339 date-time, or null: the contract's own form quickly, any other as parseRfc3339DateTime reads it. */
+export const parseDateTime = (text: string): number | null => canonicalTimestampMs(text) ?? parseRfc3339DateTime(text);
+
 /**
  * Epoch ms of an RFC 3339 date-time, or null. Digits past the millisecond are cut off; the leap
  * second (23:59:60 in UTC, the only place RFC 3339 allows it) is read as 23:59:59.999, the last
  * instant a Date can tell from the next minute. Instants outside 0000-01-01T00:00:00.000Z …
  * 9999-12-31T23:59:59.999Z, which the contract's timestamp form cannot write, are null too.
  */
-export function parseDateTime(text: string): number | null {
+export function parseRfc3339DateTime(text: string): number | null {
   const match = DATE_TIME.exec(text);
   if (!match) return null;
   const [year, month, day, hours, minutes, seconds] = match.slice(1, 7).map(Number) as [

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { BulkInserter, ENTRY_SAMPLE, TIMELINE_SAMPLE } from '../db/bulk-insert';
 import type { Db, Executor } from '../db/database';
 import { dialectOf } from '../db/dialect';
+import { ReusableQuery } from '../db/reusable-query';
 import { tupleReader } from '../db/tuple-reader';
 import type { TimelineEntryRow } from '../db/tables/timeline-entry.table';
 import { GridRecorder, gridTotals } from './timeline-cells.repository';
@@ -31,9 +32,14 @@ const timelineOf = (db: Executor, scanId: string) =>
 
 /** Gives the scan a timeline and answers its id. */
 export async function createTimeline(db: Executor, scanId: string): Promise<number> {
-  const row = await db.insertInto('timelines').values({ scan_id: scanId }).returning('id').executeTakeFirstOrThrow();
-  return Number(row.id);
+  const { rows } = await CREATE_TIMELINE.execute(db, [scanId]);
+  return Number(rows[0]!.id);
 }
+
+const CREATE_TIMELINE = new ReusableQuery((db) => db.insertInto('timelines').values({ scan_id: '' }).returning('id'));
+const INSERT_ENTRIES = new ReusableQuery((db, rows: number) =>
+  db.insertInto('timeline_entries').values(Array.from({ length: rows }, () => ENTRY_SAMPLE)),
+);
 
 /** Rows per multi-row INSERT of a submit: well under every dialect's bound-parameter limit. */
 const INSERT_ROWS = 500;
@@ -47,14 +53,14 @@ export async function insertTimeline(
   if (entries.length === 0) return;
   const timelineId = await createTimeline(db, scanId);
   for (let start = 0; start < entries.length; start += INSERT_ROWS) {
-    await db
-      .insertInto('timeline_entries')
-      .values(
-        entries
-          .slice(start, start + INSERT_ROWS)
-          .map((entry, i) => ({ timeline_id: timelineId, seq: start + i, ...entry })),
-      )
-      .execute();
+    const end = Math.min(start + INSERT_ROWS, entries.length);
+    // In ENTRY_SAMPLE's column order.
+    const values: (string | number)[] = [];
+    for (let seq = start; seq < end; seq++) {
+      const { timestamp, action, tokens } = entries[seq]!;
+      values.push(timelineId, seq, timestamp, action, tokens);
+    }
+    await INSERT_ENTRIES.execute(db, values, end - start);
   }
 }
 

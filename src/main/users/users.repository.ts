@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database';
+import { ReusableQuery } from '../db/reusable-query';
 import type { NewUser, UserRow } from '../db/tables/user.table';
 import { hashesEqual, hashToken } from './token';
 
@@ -42,15 +43,18 @@ export async function deleteTokensOfUser(db: Executor, userId: string): Promise<
   await db.deleteFrom('tokens').where('user_id', '=', userId).execute();
 }
 
-/** The user a presented token belongs to, found by its hash and compared in constant time. */
-export async function findUserByToken(db: Executor, token: string): Promise<UserRow | undefined> {
-  const hash = hashToken(token);
-  const row = await db
+const USER_BY_TOKEN_HASH = new ReusableQuery((db) =>
+  db
     .selectFrom('tokens')
     .innerJoin('users', 'users.id', 'tokens.user_id')
     .select(['users.id', 'users.name', 'users.is_workspace_owner', 'users.created_at', 'tokens.token_hash'])
-    .where('tokens.token_hash', '=', hash)
-    .executeTakeFirst();
+    .where('tokens.token_hash', '=', ''),
+);
+
+/** The user a presented token belongs to, found by its hash and compared in constant time. */
+export async function findUserByToken(db: Executor, token: string): Promise<UserRow | undefined> {
+  const hash = hashToken(token);
+  const row = (await USER_BY_TOKEN_HASH.execute(db, [hash])).rows[0];
   if (!row || !hashesEqual(row.token_hash, hash)) return undefined;
   const { token_hash: _hash, ...user } = row;
   return user;

@@ -3,7 +3,14 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rfcDate, rfcDateTime } from '../../helpers/schema-arbitraries';
-import { formatTimestamp, parseDateOrDateTime } from '../../../src/shared/time';
+import {
+  canonicalTimestampMs,
+  formatTimestamp,
+  parseDateOrDateTime,
+  parseDateTime,
+  parseRfc3339DateTime,
+} from '../../../src/shared/time';
+import { makeRng } from '../../helpers/reliability';
 
 describe('parseDateOrDateTime', () => {
   it('reads a date as midnight UTC', () => {
@@ -111,6 +118,54 @@ describe('parseDateOrDateTime', () => {
     ]) {
       expect(parseDateOrDateTime(text), JSON.stringify(text)).toBeNull();
     }
+  });
+});
+
+describe('canonicalTimestampMs (the quick path of parseDateTime)', () => {
+  it('reads the contract form, and a leap day exactly where the calendar has one', () => {
+    expect(canonicalTimestampMs('2026-11-21T04:16:15.470Z')).toBe(Date.UTC(2026, 10, 21, 4, 16, 15, 470));
+    expect(canonicalTimestampMs('9999-12-31T23:59:59.999Z')).toBe(253_402_300_799_999);
+    expect(canonicalTimestampMs('2000-02-29T00:00:00.000Z')).toBe(Date.UTC(2000, 1, 29));
+    expect(canonicalTimestampMs('2024-02-29T12:00:00.000Z')).toBe(Date.UTC(2024, 1, 29, 12));
+    expect(canonicalTimestampMs('2100-02-29T00:00:00.000Z')).toBeNull();
+    expect(canonicalTimestampMs('2023-02-29T00:00:00.000Z')).toBeNull();
+  });
+
+  it('leaves every other form to the full parser', () => {
+    for (const text of [
+      '2026-11-21T04:16:15Z',
+      '2026-11-21t04:16:15.470z',
+      '2026-11-21 04:16:15.470Z',
+      '2026-11-21T04:16:15.470+00:00',
+      '2016-12-31T23:59:60.000Z',
+      '0050-06-15T01:02:03.000Z',
+      '٢٠٢٦-01-01T00:00:00.000Z',
+    ]) {
+      expect(canonicalTimestampMs(text), text).toBeNull();
+      expect(parseDateTime(text), text).toBe(parseRfc3339DateTime(text));
+    }
+  });
+
+  it('never accepts what the full parser refuses, nor reads a value differently (random near-canonical timestamps)', () => {
+    const next = makeRng(20261125).next;
+    const pick = (text: string): string => text[Math.floor(next() * text.length)]!;
+    let accepted = 0;
+    for (let i = 0; i < 20_000; i++) {
+      // Real instants, then one character changed into a digit, a separator or anything.
+      let text = new Date(Math.floor((next() * 2 - 0.2) * 253_402_300_799_999)).toISOString();
+      if (next() < 0.7) {
+        const at = Math.floor(next() * text.length);
+        text = text.slice(0, at) + pick(next() < 0.8 ? '0123456789' : '-T:.Z tz+ 9') + text.slice(at + 1);
+      }
+      const quick = canonicalTimestampMs(text);
+      if (quick !== null) {
+        accepted += 1;
+        expect(parseRfc3339DateTime(text), text).toBe(quick);
+      }
+      expect(parseDateTime(text), text).toBe(parseRfc3339DateTime(text));
+    }
+    // Not vacuous: most of them take the quick path.
+    expect(accepted).toBeGreaterThan(5_000);
   });
 });
 

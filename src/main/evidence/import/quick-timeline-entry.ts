@@ -1,5 +1,5 @@
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../../shared/names';
-import { isCalendarDate } from '../../../shared/time';
+import { canonicalTimestampMs, isCalendarDate } from '../../../shared/time';
 import type { StoredEntry } from './package-documents';
 
 // Ajv compiles patterns with the `u` flag; the same flag here reads the pattern as Ajv does.
@@ -18,7 +18,7 @@ function digits(bytes: Uint8Array, from: number, to: number): number {
 
 const TIMESTAMP_LENGTH = 24;
 
-/** Epoch ms of the timestamp at bytes[at, at + 24): see canonicalTimestampMs. */
+/** Epoch ms of the timestamp at bytes[at, at + 24): shared canonicalTimestampMs, read from bytes. */
 function timestampAt(bytes: Uint8Array, at: number): number | null {
   if (
     bytes[at + 4] !== 0x2d || // -
@@ -41,25 +41,6 @@ function timestampAt(bytes: Uint8Array, at: number): number | null {
   if (year < 100 || !isCalendarDate(year, month, day) || hours < 0 || hours > 23) return null;
   if (minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59 || millis < 0) return null;
   return Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
-}
-
-const scratch = new Uint8Array(TIMESTAMP_LENGTH);
-
-/**
- * Epoch ms of a timestamp in exactly the form our exports write (`2026-11-21T04:16:15.470Z`),
- * else null. Every field is range-checked as the date-time format does, so whatever this
- * accepts the date-time format and parseDateOrDateTime accept too, with the same value. Years
- * before 100 are left to them: Date.UTC would read those as 19xx.
- */
-export function canonicalTimestampMs(text: string): number | null {
-  if (text.length !== TIMESTAMP_LENGTH) return null;
-  for (let i = 0; i < TIMESTAMP_LENGTH; i++) {
-    const code = text.charCodeAt(i);
-    // Every character it may hold is ASCII; anything else must not alias one as a byte.
-    if (code > 0x7f) return null;
-    scratch[i] = code;
-  }
-  return timestampAt(scratch, 0);
 }
 
 /** A label that certainly fits `Label`; length in UTF-16 units is never below Ajv's code-point count. */
