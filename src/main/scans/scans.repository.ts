@@ -1,6 +1,8 @@
 import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { ScanStatus } from '../../shared/api/scans';
+import { SCAN_SAMPLE } from '../db/bulk-insert';
 import type { Database, Executor } from '../db/database';
+import { ReusableQuery } from '../db/reusable-query';
 import type { NewScan, ScanRow } from '../db/tables/scan.table';
 import type { NewViolation, ViolationRow } from '../db/tables/violation.table';
 import { splitByDays, type Span } from './day-split';
@@ -199,8 +201,14 @@ export async function findViolations(db: Executor, scanId: string): Promise<Viol
   return db.selectFrom('violations').selectAll().where('scan_id', '=', scanId).orderBy('seq').execute();
 }
 
+const SCAN_COLUMNS = Object.keys(SCAN_SAMPLE) as (keyof NewScan)[];
+const INSERT_SCAN = new ReusableQuery((db) => db.insertInto('scans').values(SCAN_SAMPLE));
+
 export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
-  await db.insertInto('scans').values(scan).execute();
+  await INSERT_SCAN.execute(
+    db,
+    SCAN_COLUMNS.map((column) => scan[column]),
+  );
 }
 
 export async function insertViolations(db: Executor, rows: readonly NewViolation[]): Promise<void> {
