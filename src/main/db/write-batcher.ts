@@ -1,10 +1,14 @@
-import type { Transaction } from 'kysely';
+import type { ControlledTransaction, Transaction } from 'kysely';
 import type { Database, Db } from './database';
 import { classifyDbError, isRetryable } from './db-errors';
 import { dialectOf } from './dialect';
 import { withJournalsInMemory } from './sqlite-connection';
 import { MAX_ATTEMPTS } from './transaction';
 
+/**
+ * A write to run in a group commit. It may run more than once (see commitBatch), each time in a
+ * transaction rolled back before the next: it must do nothing outside `trx` that cannot be repeated.
+ */
 export type BatchedWork<T> = (trx: Transaction<Database>) => Promise<T>;
 
 interface Pending {
@@ -21,8 +25,8 @@ const SAVEPOINT = 'batched_work';
 
 /**
  * Group commit. Works that arrive while a transaction is running are queued and then run
- * together in the next one, each inside its own savepoint: one that throws is rolled back alone
- * and rejects alone; the others commit together. Every promise settles only after its
+ * together in the next one: one that throws is rolled back alone and rejects alone (the batch
+ * runs again, each work in a savepoint of its own); the others commit together. Every promise settles only after its
  * transaction committed (or failed), so an answer sent on resolve is never for a write that a
  * crash could still lose. A lone work runs at once, in a transaction of its own; under load the
  * commit, the costliest step of a small write, is shared by every work in the batch.
@@ -71,47 +75,82 @@ export class WriteBatcher {
   }
 
   private async runBatch(batch: Pending[]): Promise<void> {
-    if (this.postgres) return this.commitBatch(this.db, batch);
-    return withJournalsInMemory(this.db, (connection) => this.commitBatch(connection, batch));
+    const commit = async (db: Db): Promise<void> => {
+      if (!(await this.commitBatch(db, batch, 'together'))) await this.commitBatch(db, batch, 'apart');
+    };
+    if (this.postgres) return commit(this.db);
+    return withJournalsInMemory(this.db, commit);
   }
 
-  private async commitBatch(db: Db, batch: Pending[]): Promise<void> {
-    const outcomes: { ok: boolean; value: unknown }[] = [];
+  /**
+   * Runs `batch` in one transaction and commits it. `together`, the works run one after another
+   * with nothing between them; if one of several throws, what it wrote cannot be told from what
+   * the others wrote, so the transaction is rolled back, nothing is settled, and the answer is
+   * false: run the batch again `apart`, each work in a savepoint of its own, where the one that
+   * throws is rolled back alone. Savepoints are not free (two statements per work, and the pages
+   * a work changes copied to the savepoint's journal), and works rarely throw.
+   */
+  private async commitBatch(db: Db, batch: Pending[], mode: 'together' | 'apart'): Promise<boolean> {
+    const outcomes: Outcome[] = [];
     const trx = await db
       .startTransaction()
       .execute()
       .catch((error: unknown) => {
         for (const pending of batch) this.failed(pending, error);
       });
-    if (!trx) return;
+    if (!trx) return true;
     try {
       for (const pending of batch) {
-        const inner = await trx.savepoint(SAVEPOINT).execute();
-        try {
-          outcomes.push({ ok: true, value: await pending.work(inner) });
-        } catch (error) {
-          await inner.rollbackToSavepoint(SAVEPOINT).execute();
-          outcomes.push({ ok: false, value: error });
+        const outcome = mode === 'apart' ? await inSavepoint(trx, pending.work) : await settled(pending.work(trx));
+        if (!outcome.ok && mode === 'together') {
+          await rollBack(trx);
+          if (batch.length > 1) return false;
+          this.failed(pending, outcome.value);
+          return true;
         }
-        await inner.releaseSavepoint(SAVEPOINT).execute();
+        outcomes.push(outcome);
       }
       await trx.commit().execute();
     } catch (error) {
       // A savepoint command or the commit failed: nothing of this batch is stored.
-      await trx
-        .rollback()
-        .execute()
-        .catch(() => undefined);
+      await rollBack(trx);
       for (const pending of batch) this.failed(pending, error);
-      return;
+      return true;
     }
     batch.forEach((pending, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) pending.resolve(outcome.value);
       else this.failed(pending, outcome.value);
     });
+    return true;
   }
 }
+
+interface Outcome {
+  ok: boolean;
+  value: unknown;
+}
+
+const settled = (promise: Promise<unknown>): Promise<Outcome> =>
+  promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, value: error }),
+  );
+
+/** Runs `work` in a savepoint of `trx`, rolled back to if it throws. */
+async function inSavepoint(trx: ControlledTransaction<Database>, work: BatchedWork<unknown>): Promise<Outcome> {
+  const inner = await trx.savepoint(SAVEPOINT).execute();
+  const outcome = await settled(work(inner));
+  if (!outcome.ok) await inner.rollbackToSavepoint(SAVEPOINT).execute();
+  await inner.releaseSavepoint(SAVEPOINT).execute();
+  return outcome;
+}
+
+const rollBack = (trx: ControlledTransaction<Database>): Promise<unknown> =>
+  trx
+    .rollback()
+    .execute()
+    .catch(() => undefined);
 
 const batchers = new WeakMap<Db, WriteBatcher>();
 

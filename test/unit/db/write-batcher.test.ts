@@ -99,7 +99,20 @@ describe('WriteBatcher (group commit)', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toEqual(new Error('b refused'));
     expect(committed()).toEqual(['a', 'c']);
-    expect(transactions).toBe(1);
+    // Together first (rolled back when b threw), then apart, each work in its own savepoint.
+    expect(transactions).toBe(2);
+  });
+
+  it('stores nothing of a lone work that throws after writing, and answers it at once', async () => {
+    let runs = 0;
+    const outcome = batcher.run(async (trx) => {
+      runs++;
+      await addUser('a')(trx);
+      throw new Error('a refused');
+    });
+    await expect(outcome).rejects.toThrow('a refused');
+    expect(committed()).toEqual([]);
+    expect([runs, transactions]).toEqual([1, 1]);
   });
 
   it('rejects every work of a batch whose commit fails, and stores none of it', async () => {
