@@ -7,7 +7,11 @@ import { Worker } from 'node:worker_threads';
 // commit, and a submit now and then for a smaller one. Here the writer never checkpoints itself
 // (wal_autocheckpoint = 0); a worker thread with its own connection runs PASSIVE checkpoints, which
 // take no lock that writers or readers wait for, when the log has grown past the same size. The
-// writer then starts the log over at its next commit, as it would after its own checkpoint.
+// writer then starts the log over at its next commit, as it would after its own checkpoint. The
+// file keeps its size when the log starts over (new frames overwrite the old ones), so a checkpoint
+// is due only once the file grows past the size it had when the last one was asked for: asking
+// whenever it was past 4 MB checkpointed after every commit from then on, each copying a batch's
+// few pages, which cost a submission under load 23 µs of the worker's CPU against its 207 µs.
 
 /** SQLite's own default, restored on the writer when the worker cannot run. */
 export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
@@ -48,6 +52,10 @@ export class WalCheckpointer {
   private running: Promise<void> | null = null;
   private finish: (() => void) | null = null;
   private failed = false;
+  /** The log file's size when the last checkpoint was asked for. */
+  private askedAt = 0;
+  /** Checkpoints asked for so far. */
+  checkpoints = 0;
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
   constructor(
@@ -64,7 +72,11 @@ export class WalCheckpointer {
     } catch {
       return; // No log: a rollback journal (withRollbackJournal) or nothing written yet.
     }
-    if (size < CHECKPOINT_BYTES) return;
+    // Smaller than before: truncated (every connection closed, or a TRUNCATE checkpoint).
+    if (size < this.askedAt) this.askedAt = 0;
+    if (size < CHECKPOINT_BYTES || size <= this.askedAt) return;
+    this.askedAt = size;
+    this.checkpoints += 1;
     this.running = new Promise((resolve) => (this.finish = resolve));
     const worker = (this.worker ??= this.start());
     // Held while it works, so that whoever awaits settled() or stop() is not left behind by an exit.

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/main/db/database';
@@ -45,6 +46,44 @@ describe('WAL checkpoints on a worker thread', () => {
     expect(Number((await sql<{ n: number }>`select count(*) as n from blobs`.execute(db)).rows[0]!.n)).toBe(
       6 * 6 * 256,
     );
+  });
+
+  it('asks for a checkpoint once per 4 MB of log, not after every write once the file has grown', async () => {
+    // A writer of its own, so that this checkpointer is the only one on the file.
+    const own = join(dir, 'own.db');
+    const writer = new SQLite(own);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table blobs (body blob)');
+    const insert = (rows: number, bytes: number): unknown =>
+      writer
+        .prepare(
+          'with recursive n (i) as (select 1 union all select i + 1 from n where i < ?) insert into blobs select randomblob(?) from n',
+        )
+        .run(rows, bytes);
+    const checkpointer = new WalCheckpointer(own, { onFailure: () => undefined });
+    const wrote = async (): Promise<void> => {
+      checkpointer.wrote();
+      await checkpointer.settled();
+    };
+    try {
+      insert(6 * 256, 4000);
+      await wrote();
+      expect(checkpointer.checkpoints).toBe(1);
+      // The log starts over in the file it has: small writes overwrite old frames, the file keeps its size.
+      for (let i = 0; i < 50; i++) {
+        insert(1, 100);
+        await wrote();
+      }
+      expect(checkpointer.checkpoints).toBe(1);
+      // More than the file held: it grows, and the next checkpoint is due.
+      insert(8 * 256, 4000);
+      await wrote();
+      expect(checkpointer.checkpoints).toBe(2);
+    } finally {
+      await checkpointer.stop();
+      writer.close();
+    }
   });
 
   it('lets a rollback journal have the file: the worker closes its connection first', async () => {
