@@ -27,22 +27,41 @@ export interface Load {
   completed: number;
 }
 
-/** Submits once (checked), warms up, then loads the server for `durationS` from `connections`. */
-export async function load(url: string, token: string, durationS: number, connections = CONNECTIONS): Promise<Load> {
-  const body = submission();
-  const check = await postJson(`${url}/v1/scans`, token, body);
-  if (check.status !== 201) throw new Error(`POST /v1/scans answered ${check.status}: ${check.body}`);
-  const options = {
+interface Target {
+  url: string;
+  token: string;
+}
+
+function loadOptions({ url, token }: Target, connections: number) {
+  return {
     url: `${url}/v1/scans`,
     connections,
     method: 'POST' as const,
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify(submission()),
   };
-  await autocannon({ ...options, duration: WARMUP_S });
-  const run = await autocannon({ ...options, duration: durationS });
+}
+
+/** Submits once (checked), then loads the server unmeasured for WARMUP_S. */
+export async function warmUp(target: Target, connections = CONNECTIONS): Promise<void> {
+  const check = await postJson(`${target.url}/v1/scans`, target.token, submission());
+  if (check.status !== 201) throw new Error(`POST /v1/scans answered ${check.status}: ${check.body}`);
+  await autocannon({ ...loadOptions(target, connections), duration: WARMUP_S });
+}
+
+/** Loads a warmed-up server for `durationS` from `connections`; every answer must be a 2xx. */
+export async function measureLoad(target: Target, durationS: number, connections = CONNECTIONS): Promise<Load> {
+  const run = await autocannon({ ...loadOptions(target, connections), duration: durationS });
   if (run.errors > 0 || run.non2xx > 0 || run['2xx'] === 0) {
-    throw new Error(`${url}: ${run['2xx']} answered 2xx, ${run.non2xx} did not, ${run.errors} connection errors`);
+    throw new Error(
+      `${target.url}: ${run['2xx']} answered 2xx, ${run.non2xx} did not, ${run.errors} connection errors`,
+    );
   }
   return { requestsPerSecond: run['2xx'] / run.duration, p99: run.latency.p99, completed: run['2xx'] };
+}
+
+/** Warms up, then loads the server for `durationS` from `connections`. */
+export async function load(url: string, token: string, durationS: number, connections = CONNECTIONS): Promise<Load> {
+  await warmUp({ url, token }, connections);
+  return measureLoad({ url, token }, durationS, connections);
 }
