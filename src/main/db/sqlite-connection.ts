@@ -207,9 +207,9 @@ export async function withSqliteReader<T>(db: Kysely<Database>, work: (sqlite: S
  * Runs `work` on one connection of `db` that holds the writer throughout, and whose transactions
  * keep their statement and savepoint journals in memory: for many small writes in one
  * transaction (group commit). SQLite keeps such a journal in memory up to 64 KiB, then moves it
- * to a temporary file for the rest of the transaction; a submission's savepoint with its
- * statements (a scan row, six index entries, two rollups, the timeline) passes that, and writing
- * the file cost a batch more than its inserts did. Not for large writes: their journals hold
+ * to a temporary file for the rest of the transaction; a batch of submissions (each a scan row,
+ * six index entries, two rollups and a timeline) passes that, and writing the file cost a batch
+ * more than its inserts did. Not for large writes: their journals hold
  * every page they change (deleting an organization of 67,000 scans took 385 MB instead of 154).
  */
 export async function withJournalsInMemory<T>(

@@ -26,9 +26,9 @@ const SAVEPOINT = 'batched_work';
 /**
  * Group commit. Works that arrive while a transaction is running are queued and then run
  * together in the next one: one that throws is rolled back alone and rejects alone (the batch
- * runs again, each work in a savepoint of its own); the others commit together. Every promise settles only after its
- * transaction committed (or failed), so an answer sent on resolve is never for a write that a
- * crash could still lose. A lone work runs at once, in a transaction of its own; under load the
+ * runs again, each work in a savepoint of its own); the others commit together. Every promise
+ * settles only after its transaction committed (or failed), so an answer sent on resolve is never
+ * for a write that a crash could still lose. A lone work runs at once, in a transaction of its own; under load the
  * commit, the costliest step of a small write, is shared by every work in the batch.
  */
 export class WriteBatcher {
@@ -101,7 +101,7 @@ export class WriteBatcher {
     if (!trx) return true;
     try {
       for (const pending of batch) {
-        const outcome = mode === 'apart' ? await inSavepoint(trx, pending.work) : await settled(pending.work(trx));
+        const outcome = await (mode === 'apart' ? inSavepoint(trx, pending.work) : outcomeOf(pending.work, trx));
         if (!outcome.ok && mode === 'together') {
           await rollBack(trx);
           if (batch.length > 1) return false;
@@ -131,16 +131,19 @@ interface Outcome {
   value: unknown;
 }
 
-const settled = (promise: Promise<unknown>): Promise<Outcome> =>
-  promise.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, value: error }),
-  );
+/** How `work` on `trx` ended, whether it returned or threw. */
+async function outcomeOf(work: BatchedWork<unknown>, trx: Transaction<Database>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await work(trx) };
+  } catch (error) {
+    return { ok: false, value: error };
+  }
+}
 
 /** Runs `work` in a savepoint of `trx`, rolled back to if it throws. */
 async function inSavepoint(trx: ControlledTransaction<Database>, work: BatchedWork<unknown>): Promise<Outcome> {
   const inner = await trx.savepoint(SAVEPOINT).execute();
-  const outcome = await settled(work(inner));
+  const outcome = await outcomeOf(work, inner);
   if (!outcome.ok) await inner.rollbackToSavepoint(SAVEPOINT).execute();
   await inner.releaseSavepoint(SAVEPOINT).execute();
   return outcome;
