@@ -103,6 +103,15 @@ describe('WriteBatcher (group commit)', () => {
     expect(transactions).toBe(2);
   });
 
+  it('rejects a work that throws before it returns a promise, like one that rejects', async () => {
+    const syncThrow: BatchedWork<string> = () => {
+      throw new Error('refused at once');
+    };
+    const outcomes = await Promise.allSettled([batcher.run(addUser('a')), batcher.run(syncThrow)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(committed()).toEqual(['a']);
+  });
+
   it('stores nothing of a lone work that throws after writing, and answers it at once', async () => {
     let runs = 0;
     const outcome = batcher.run(async (trx) => {
