@@ -79,7 +79,16 @@ export class WriteBatcher {
       if (!(await this.commitBatch(db, batch, 'together'))) await this.commitBatch(db, batch, 'apart');
     };
     if (this.postgres) return commit(this.db);
-    return withJournalsInMemory(this.db, commit);
+    let started = false;
+    await withJournalsInMemory(this.db, (connection) => {
+      started = true;
+      return commit(connection);
+    }).catch((error: unknown) => {
+      // Before the batch ran (the store closed under it, say): it fails as a failed BEGIN would.
+      // After it, the batch has settled, and only handing the setting back failed: the
+      // connection is then broken anyway, and its next use says so.
+      if (!started) for (const pending of batch) this.failed(pending, error);
+    });
   }
 
   /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
+import { openSqliteDatabase, sqliteUnder } from '../../../src/main/db/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { WriteBatcher, type BatchedWork } from '../../../src/main/db/write-batcher';
@@ -110,6 +110,15 @@ describe('WriteBatcher (group commit)', () => {
     const outcomes = await Promise.allSettled([batcher.run(addUser('a')), batcher.run(syncThrow)]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
     expect(committed()).toEqual(['a']);
+  });
+
+  it('rejects the works of a batch whose store closed before it ran, instead of leaving them waiting', async () => {
+    const store = openSqliteDatabase(join(dir, 'closing.db'));
+    const queued = new WriteBatcher(store).run(addUser('a'));
+    // The batch runs on the next turn of the event loop: the store's handle is closed by then.
+    sqliteUnder(store).close();
+    await expect(queued).rejects.toThrow(/not open/);
+    await store.destroy().catch(() => undefined);
   });
 
   it('stores nothing of a lone work that throws after writing, and answers it at once', async () => {
