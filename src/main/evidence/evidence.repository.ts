@@ -41,8 +41,12 @@ const INSERT_ENTRIES = new ReusableQuery((db, rows: number) =>
   db.insertInto('timeline_entries').values(Array.from({ length: rows }, () => ENTRY_SAMPLE)),
 );
 
-/** Rows per multi-row INSERT of a submit: well under every dialect's bound-parameter limit. */
-const INSERT_ROWS = 500;
+/**
+ * Rows per multi-row INSERT of a submit. Each row count is a statement of its own, compiled once
+ * and kept (INSERT_ENTRIES, and SQLite's statement cache): 64 bounds them to 64 small ones, where
+ * 500 let any timeline's last chunk add one of up to 500, the largest holding 2,500 value nodes.
+ */
+const INSERT_ROWS = 64;
 
 /** Stores a scan's timeline, seq numbered from 0 in the given order; nothing when it is empty. */
 export async function insertTimeline(
