@@ -227,6 +227,26 @@ describe('GET /v1/stats/tokens', () => {
     }
   });
 
+  it('keeps storing scans on a day whose token sum leaves a 64-bit integer, and unwinds it when they go', async () => {
+    const huge = await ctx.createUser('huge spender');
+    // 1,100 scans of the largest count on one day and key: past 2^63 within scan_days' one row.
+    const ids = Array.from({ length: 1100 }, (_, index) => fixtureScanId(20_000 + index));
+    await insertScans(
+      ctx.db,
+      ids.map((id) => ({
+        id,
+        created_at: at(7, 12),
+        submitted_by: huge.id,
+        tool: 'claude-code',
+        action: 'edit',
+        tokens: Number.MAX_SAFE_INTEGER,
+      })),
+    );
+    expect((await stats('bucket=day', huge)).buckets).toEqual([b(start(7), Number.MAX_SAFE_INTEGER, 1100, 0)]);
+    await ctx.db.deleteFrom('scans').where('submitted_by', '=', huge.id).execute();
+    expect((await stats('bucket=day', huge)).buckets).toEqual([]);
+  });
+
   it('refuses bad parameters, naming them', async () => {
     for (const [query, field] of [
       ['bucket=week', 'bucket'],

@@ -9,6 +9,7 @@ import * as bindSessions from './2026_11_24_000000_bind_sessions';
 import * as createTimelineCells from './2026_11_24_120000_create_timeline_cells';
 import * as rebuildTimelineEntries from './2026_11_25_000000_rebuild_timeline_entries';
 import * as createTimelines from './2026_11_25_120000_create_timelines';
+import * as widenScanDaysTokens from './2026_11_25_180000_widen_scan_days_tokens';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -25,4 +26,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_24_120000_create_timeline_cells': createTimelineCells,
   '2026_11_25_000000_rebuild_timeline_entries': rebuildTimelineEntries,
   '2026_11_25_120000_create_timelines': createTimelines,
+  '2026_11_25_180000_widen_scan_days_tokens': widenScanDaysTokens,
 };

@@ -25,6 +25,7 @@ export interface ScanDayTable {
   tool: string;
   action: string;
   scans: number;
+  /** numeric on PostgreSQL, where a bigint overflows (migration 2026_11_25_180000): read it through doubleSum. */
   tokens: number;
   /** The sum of the scans' violation_count. */
   violations: number;
