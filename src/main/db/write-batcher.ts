@@ -28,8 +28,9 @@ const SAVEPOINT = 'batched_work';
  * together in the next one: one that throws is rolled back alone and rejects alone (the batch
  * runs again, each work in a savepoint of its own); the others commit together. Every promise
  * settles only after its transaction committed (or failed), so an answer sent on resolve is never
- * for a write that a crash could still lose. A lone work runs at once, in a transaction of its own; under load the
- * commit, the costliest step of a small write, is shared by every work in the batch.
+ * for a write that a crash could still lose. A lone work runs at once, in a transaction of its
+ * own; under load the commit, the costliest step of a small write, is shared by every work in the
+ * batch.
  */
 export class WriteBatcher {
   private readonly queue: Pending[] = [];
