@@ -3,6 +3,7 @@ import { formatCount } from './lib/format';
 import { result } from './lib/result';
 import { startServe } from './lib/serve-child';
 import { CONNECTIONS, measureLoad, TIMELINE_ENTRIES, warmUp, WARMUP_S, type Load } from './lib/submit-load';
+import { measureInTurns, type Contender } from './lib/turns';
 import { defineBenchmark, type BenchContext } from './lib/types';
 
 const NAME = 'submit';
@@ -18,28 +19,17 @@ const SCRIPTS = { bare: 'bare-submit-server.ts', lean: 'lean-submit-server.ts' }
 const KINDS = ['serve', 'bare', 'lean'] as const;
 type Kind = (typeof KINDS)[number];
 
-interface Measured {
-  completed: number;
-  seconds: number;
-  p99s: number[];
-}
-
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-
 /**
  * The three servers side by side, each on a fresh data dir of its own (so that none writes into
- * an index another has grown), loaded in turns: round after round, each gets ROUND_S seconds,
- * the order rotating. This machine's speed drifts by up to 2× within a minute; servers measured
- * one after the other compared its phases as much as the servers, while turns give every server
- * a share of each phase.
+ * an index another has grown), warmed up, then loaded in turns (see measureInTurns).
  */
-async function measureInTurns(
+async function measureServers(
   context: BenchContext,
   rounds: number,
   roundS: number,
   warmupS: number,
 ): Promise<Record<Kind, Load>> {
-  const servers: { kind: Kind; url: string; token: string; stop(): Promise<void> }[] = [];
+  const servers: (Contender<Kind> & { stop(): Promise<void> })[] = [];
   const dataDirs: string[] = [];
   try {
     for (const kind of KINDS) {
@@ -49,25 +39,10 @@ async function measureInTurns(
         kind === 'serve'
           ? await startServe(context.scratch, dataDir)
           : await startBare(context.scratch, SCRIPTS[kind], dataDir);
-      servers.push({ kind, ...server });
+      servers.push({ kind, measure: (seconds) => measureLoad(server, seconds), stop: () => server.stop() });
+      await warmUp(server, CONNECTIONS, warmupS);
     }
-    for (const server of servers) await warmUp(server, CONNECTIONS, warmupS);
-    const measured = new Map<Kind, Measured>(KINDS.map((kind) => [kind, { completed: 0, seconds: 0, p99s: [] }]));
-    for (let round = 0; round < rounds; round++) {
-      for (let turn = 0; turn < servers.length; turn++) {
-        const server = servers[(round + turn) % servers.length]!;
-        const run = await measureLoad(server, roundS);
-        const total = measured.get(server.kind)!;
-        total.completed += run.completed;
-        total.seconds += run.completed / run.requestsPerSecond;
-        total.p99s.push(run.p99);
-      }
-    }
-    const loads = KINDS.map((kind): [Kind, Load] => {
-      const { completed, seconds, p99s } = measured.get(kind)!;
-      return [kind, { completed, requestsPerSecond: completed / seconds, p99: median(p99s) }];
-    });
-    return Object.fromEntries(loads) as Record<Kind, Load>;
+    return await measureInTurns(servers, rounds, roundS);
   } finally {
     for (const server of servers) await server.stop();
     for (const dataDir of dataDirs) await context.scratch.removeDir(dataDir);
@@ -85,7 +60,7 @@ export default defineBenchmark({
     context.log(
       `serve, ${BASELINE} and ${LEAN}: ${rounds} rounds of ${roundS} s each from ${CONNECTIONS} connections, in turns`,
     );
-    const { serve, bare, lean } = await measureInTurns(context, rounds, roundS, warmupS);
+    const { serve, bare, lean } = await measureServers(context, rounds, roundS, warmupS);
     const label = `submit ${TIMELINE_ENTRIES}-entry scans, ${CONNECTIONS} connections`;
     const note = `${rounds} × ${roundS} s each, in turns, after ${warmupS} s of warm-up; serve stored ${formatCount(serve.completed)} scans, the baseline ${formatCount(bare.completed)}, the lean one ${formatCount(lean.completed)}`;
     return [
