@@ -11,8 +11,8 @@ const median = (values: readonly number[]): number => [...values].sort((a, b) =>
 /**
  * Loads the contenders in turns: round after round, each gets `roundS` seconds, the order
  * rotating. This machine's speed drifts by up to 2× within a minute; contenders measured one
- * after the other compared its phases as much as themselves (PostgreSQL submits read 350 or 850
- * req/s from one run to the next), while turns give every contender a share of each phase.
+ * after the other compared its phases as much as themselves, while turns give every contender a
+ * share of each phase (docs/benchmarks.md has the numbers).
  * Each one's rate is over all its rounds; its p99 the median of theirs.
  */
 export async function measureInTurns<K extends string>(

@@ -209,8 +209,8 @@ export async function withSqliteReader<T>(db: Kysely<Database>, work: (sqlite: S
  * transaction (group commit). SQLite keeps such a journal in memory up to 64 KiB, then moves it
  * to a temporary file for the rest of the transaction; a batch of submissions (each a scan row,
  * six index entries, two rollups and a timeline) passes that, and writing the file cost a batch
- * more than its inserts did. Not for large writes: their journals hold
- * every page they change (deleting an organization of 67,000 scans took 385 MB instead of 154).
+ * more than its inserts did. Not for large writes: their journals hold every page they change
+ * (deleting an organization of 67,000 scans took 385 MB instead of 154).
  */
 export async function withJournalsInMemory<T>(
   db: Kysely<Database>,
