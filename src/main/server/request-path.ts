@@ -2,9 +2,11 @@
 // (`/%761/me` is `/v1/me`) and accepts absolute-form targets (`GET http://x/v1/me`), so any
 // decision taken before routing must look at the same path, never at the raw target.
 
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
 /** The decoded path of a request target, without scheme, authority, query or fragment. */
 export function normalizedPath(target: string): string {
-  const withoutAuthority = target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const withoutAuthority = target.replace(ABSOLUTE_FORM, '');
   const path = withoutAuthority.split(/[?#]/, 1)[0] || '/';
   try {
     return decodeURIComponent(path);
@@ -15,3 +17,17 @@ export function normalizedPath(target: string): string {
 }
 
 export const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');
+
+/**
+ * The request target as a redirect to this same server, with the query parameter `drop` taken
+ * out. Browsers read a Location of `//host/x`, `/\host/x` (a backslash is a slash to them) or
+ * one with a tab among the slashes as another host, so the path is normalised by the URL parser
+ * (dot segments, backslashes, tabs) and its leading slashes collapse to one.
+ */
+export function sameOriginRedirect(target: string, drop: string): string {
+  const path = target.replace(ABSOLUTE_FORM, '').replace(/^[/\\]+/, '');
+  // A fixed origin in front, so that nothing in the target can be read as an authority.
+  const url = new URL(`http://local/${path}`);
+  url.searchParams.delete(drop);
+  return url.pathname.replace(/^\/+/, '/') + url.search;
+}

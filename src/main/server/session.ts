@@ -5,15 +5,9 @@ import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
 import { isUserNavigation } from './fetch-metadata';
+import { sameOriginRedirect } from './request-path';
 
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict' } as const;
-
-/** The URL the browser asked for, without the one-time `token` parameter. */
-function withoutToken(url: string): string {
-  const parsed = new URL(url, 'http://local');
-  parsed.searchParams.delete('token');
-  return parsed.pathname + parsed.search;
-}
 
 const page = (text: string): string => `<!doctype html><meta charset="utf-8"><title>Scandesk</title><p>${text}</p>`;
 
@@ -47,7 +41,9 @@ export async function exchangeTokenForSession(
   const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port });
   // Secure where the browser reached us over https (through a trusted proxy, see AppOptions.trustProxy).
   const options = { ...COOKIE_OPTIONS, secure: request.protocol === 'https' };
-  await reply.setCookie(sessionCookieName(port), sessionId, options).redirect(withoutToken(request.url), 303);
+  await reply
+    .setCookie(sessionCookieName(port), sessionId, options)
+    .redirect(sameOriginRedirect(request.url, 'token'), 303);
   return true;
 }
 

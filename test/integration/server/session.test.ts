@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -102,6 +104,38 @@ describe('browser sign-in with /?token= and the session cookie (SPEC.md §2)', (
     expectError(await ctx.request({ method: 'GET', url: '/v1/nothing-here' }), 404, 'not_found');
     expectError(await ctx.request({ method: 'GET', url: '/assets/missing.js', as: null }), 404, 'not_found');
   });
+});
+
+describe('the redirect after sign-in stays on this server', () => {
+  let ctx: TestContext;
+  let port: number;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    port = (ctx.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => ctx.close());
+
+  // A real socket: injection would parse the target as a URL first, reading `//host` as a host.
+  const get = (target: string): Promise<IncomingMessage> =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port, path: target }, (response) => {
+        response.resume();
+        resolve(response);
+      });
+      request.on('error', reject).end();
+    });
+
+  it.each(['/.//evil.example/x', '//evil.example/x', '/\\evil.example/x', '/\\/evil.example/x', '/./\\evil.example/x'])(
+    '%s?token= → a path here, never another host',
+    async (path) => {
+      const response = await get(`${path}?token=${encodeURIComponent(ctx.owner.token)}&tool=Claude`);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers['set-cookie']).toBeDefined();
+      expect(response.headers.location).toBe('/evil.example/x?tool=Claude');
+      expect(new URL(response.headers.location!, `http://127.0.0.1:${port}/`).origin).toBe(`http://127.0.0.1:${port}`);
+    },
+  );
 });
 
 describe('session lifetimes, binding and rotation (docs/security.md)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiPath, normalizedPath } from '../../../src/main/server/request-path';
+import { isApiPath, normalizedPath, sameOriginRedirect } from '../../../src/main/server/request-path';
 
 describe('normalizedPath', () => {
   it('decodes percent-encoding as the router does', () => {
@@ -26,5 +26,42 @@ describe('isApiPath', () => {
     expect(isApiPath('/v1/me')).toBe(true);
     expect(isApiPath('/v10/me')).toBe(false);
     expect(isApiPath('/assets/v1.js')).toBe(false);
+  });
+});
+
+describe('sameOriginRedirect', () => {
+  // What a browser makes of a Location: the origin it would go to must always be ours.
+  const resolved = (location: string): URL => new URL(location, 'http://127.0.0.1:4790/any/page');
+
+  it('takes the parameter out and keeps the rest of a deep link', () => {
+    expect(sameOriginRedirect('/?token=sdt_x', 'token')).toBe('/');
+    expect(sameOriginRedirect('/scans/scan_x?token=sdt_x&tool=Claude', 'token')).toBe('/scans/scan_x?tool=Claude');
+    expect(sameOriginRedirect('/a//b?token=1', 'token')).toBe('/a//b');
+  });
+
+  it.each([
+    ['/.//evil.example/x?token=1', '/evil.example/x'],
+    ['//evil.example/x?token=1', '/evil.example/x'],
+    ['///evil.example/x?token=1', '/evil.example/x'],
+    ['/\\evil.example/x?token=1', '/evil.example/x'],
+    ['/\\/evil.example/x?token=1', '/evil.example/x'],
+    ['\\\\evil.example/x?token=1', '/evil.example/x'],
+    ['/\t/evil.example/x?token=1', '/evil.example/x'],
+    ['/..//evil.example/x?token=1', '/evil.example/x'],
+    ['/./\\./evil.example/x?token=1', '/evil.example/x'],
+    ['http://evil.example//evil.example/x?token=1', '/evil.example/x'],
+    ['https://evil.example?token=1', '/'],
+    ['*', '/*'],
+  ])('%j never leaves this server (→ %s)', (target, expected) => {
+    const location = sameOriginRedirect(target, 'token');
+    expect(location).toBe(expected);
+    expect(location).toMatch(/^\/(?![/\\])/);
+    expect(resolved(location).origin).toBe('http://127.0.0.1:4790');
+  });
+
+  it('keeps encoded slashes encoded, which browsers never read as an authority', () => {
+    const location = sameOriginRedirect('/%2F%2Fevil.example/x?token=1', 'token');
+    expect(location).toBe('/%2F%2Fevil.example/x');
+    expect(resolved(location).origin).toBe('http://127.0.0.1:4790');
   });
 });
