@@ -1,27 +1,13 @@
-import type { ScanSummary } from '../../shared/api/scans';
 import type { Db } from '../db/database';
-import { listOrganizationsOfUser } from '../organizations/organizations.repository';
-import type { ScanNotice } from './scan-feed';
+import { LiveStreams, type StreamFilter } from './live-streams';
 
-const MANAGING = new Set(['owner', 'admin']);
+export type { StreamFilter } from './live-streams';
 
 /**
- * The notices `userId` may hear of, as list rows (SPEC.md §2: the scans they submitted or
- * imported, and their organizations' scans where they are an owner or admin). Roles are read
- * afresh per delivery, so a revoked admin stops hearing at once; only when a notice needs them.
+ * Ends at once the open GET /v1/events streams of `db` in this process that match `filter`
+ * (every field given; none given ends none), as a credential or user ends; how many it ended.
+ * Streams of other processes on the same store end at their next credential check.
  */
-export async function visibleNotices(db: Db, userId: string, notices: readonly ScanNotice[]): Promise<ScanSummary[]> {
-  let managed: Set<string> | undefined;
-  const visible: ScanSummary[] = [];
-  for (const { submitted_by, ...summary } of notices) {
-    if (submitted_by !== userId) {
-      if (summary.organization_id === null) continue;
-      managed ??= new Set(
-        (await listOrganizationsOfUser(db, userId)).filter((o) => MANAGING.has(o.role)).map((o) => o.id),
-      );
-      if (!managed.has(summary.organization_id)) continue;
-    }
-    visible.push(summary);
-  }
-  return visible;
+export function endStreams(db: Db, filter: StreamFilter): number {
+  return LiveStreams.existing(db)?.end(filter) ?? 0;
 }

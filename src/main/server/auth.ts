@@ -2,9 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
 import { findUserBySession } from '../users/sessions.repository';
-import { findUserByToken } from '../users/users.repository';
+import { findTokenCredential } from '../users/users.repository';
+import { hashToken } from '../users/token';
 import { HttpError } from './http-error';
 import { type DomainError } from '../http/domain-error';
+import type { Credential } from '../http/credential';
 import { sessionCookieName } from '../users/session-policy';
 
 declare module 'fastify' {
@@ -13,6 +15,8 @@ declare module 'fastify' {
     user: UserRow;
     /** How the caller proved it: a session cookie is weaker (a browser sends it by itself). */
     authenticatedBy: 'bearer' | 'session';
+    /** Which token or session it was: what a request keeps open (an event stream) ends with it. */
+    credential: Credential;
   }
 }
 
@@ -31,16 +35,16 @@ export async function authenticate(
   db: Db,
   request: FastifyRequest,
   port: number | null,
-): Promise<Pick<FastifyRequest, 'user' | 'authenticatedBy'>> {
+): Promise<Pick<FastifyRequest, 'user' | 'authenticatedBy' | 'credential'>> {
   const token = bearerToken(request);
   const sessionId = request.cookies[sessionCookieName(port)];
   if (token === null && sessionId) {
     const user = await findUserBySession(db, sessionId, port);
     if (!user) throw unauthorized('the session has ended; open the sign-in link again');
-    return { user, authenticatedBy: 'session' };
+    return { user, authenticatedBy: 'session', credential: { kind: 'session', sessionIdHash: hashToken(sessionId) } };
   }
   if (token === null) throw unauthorized('missing token; send Authorization: Bearer <token>');
-  const user = token ? await findUserByToken(db, token) : undefined;
-  if (!user) throw unauthorized('unknown token');
-  return { user, authenticatedBy: 'bearer' };
+  const found = token ? await findTokenCredential(db, token) : undefined;
+  if (!found) throw unauthorized('unknown token');
+  return { user: found.user, authenticatedBy: 'bearer', credential: { kind: 'token', tokenId: found.tokenId } };
 }

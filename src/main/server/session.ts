@@ -4,6 +4,8 @@ import type { Db } from '../db/database';
 import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findUserByToken } from '../users/users.repository';
+import { hashToken } from '../users/token';
+import { endStreams } from '../live/live.service';
 import { isUserNavigation } from './fetch-metadata';
 import { sameOriginRedirect } from './request-path';
 
@@ -63,7 +65,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => numb
     async (request, reply) => {
       const name = sessionCookieName(port());
       const sessionId = request.cookies[name];
-      if (sessionId) await deleteSession(db, sessionId);
+      if (sessionId) {
+        await deleteSession(db, sessionId);
+        endStreams(db, { sessionIdHash: hashToken(sessionId) });
+      }
       return reply.clearCookie(name, COOKIE_OPTIONS).code(204).send(null);
     },
   );
