@@ -160,4 +160,19 @@ export default tseslint.config(
       ]),
     },
   },
+  {
+    // What the CLI prints may hold the server's text, which must not drive the terminal.
+    files: ['src/cli/**'],
+    ignores: ['src/cli/output.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']",
+          message: 'Print with writeOut/writeErr/printJson (src/cli/output.ts): they escape control characters.',
+        },
+      ],
+    },
+  },
 );

@@ -15,6 +15,8 @@ import {
   tokenHelp,
 } from './commands/help';
 import { EXIT, UsageError } from './usage-error';
+import { writeErr, writeOut } from './output';
+import { terminalSafe } from './terminal-text';
 
 type Run = (args: string[]) => Promise<number>;
 
@@ -66,20 +68,20 @@ const SELF_EXPLAINING = new Set([
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(`${HELP}\n`);
+    writeOut(`${HELP}\n`);
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === 'version') {
-    process.stdout.write(`${VERSION}\n`);
+    writeOut(`${VERSION}\n`);
     return EXIT.ok;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
-    process.stderr.write(`error: unknown command "${name}"; run \`scandesk help\`\n`);
+    writeErr(`error: unknown command "${name}"; run \`scandesk help\`\n`);
     return EXIT.usage;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${command.help}\n`);
+    writeOut(`${command.help}\n`);
     return EXIT.ok;
   }
   try {
@@ -92,27 +94,27 @@ export async function main(argv: string[]): Promise<number> {
 
 function report(error: unknown): number {
   if (error instanceof ServerError) {
-    process.stderr.write(`error: ${error.message} (${error.status} ${error.code})\n`);
+    // The server's words, each kept to its line: a message cannot print lines of its own.
+    writeErr(`error: ${terminalSafe(error.message)} (${error.status} ${terminalSafe(error.code)})\n`);
     for (const detail of error.details) {
-      process.stderr.write(
-        `  - ${detail.field ?? detail.entry ?? ''}${detail.field || detail.entry ? ': ' : ''}${detail.message}\n`,
-      );
+      const name = detail.field ?? detail.entry;
+      writeErr(`  - ${name ? `${terminalSafe(name)}: ` : ''}${terminalSafe(detail.message)}\n`);
     }
     return EXIT.failed;
   }
   if (error instanceof Error && SELF_EXPLAINING.has(error.name)) {
-    process.stderr.write(`error: ${error.message}\n`);
+    writeErr(`error: ${error.message}\n`);
     return EXIT.failed;
   }
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`error: ${(error as Error).message}\n`);
+    writeErr(`error: ${(error as Error).message}\n`);
     return EXIT.usage;
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE' || code === 'EACCES') {
-    process.stderr.write(`error: cannot listen: ${(error as Error).message}\n`);
+    writeErr(`error: cannot listen: ${(error as Error).message}\n`);
     return EXIT.failed;
   }
-  process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  writeErr(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   return EXIT.failed;
 }

@@ -2,6 +2,7 @@
 // that what a user reads can be tested without a server or a terminal.
 import type { ErrorDetail } from '../shared/api/error-codes';
 import { count, plural } from './scan-format';
+import { terminalSafe } from './terminal-text';
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
 
@@ -36,7 +37,9 @@ export function progressLine(label: string, sent: number, total: number, columns
   const filled = Math.round(fraction * barWidth);
   const bar = `[${'#'.repeat(filled)}${'.'.repeat(barWidth - filled)}]`;
   const room = columns - 1 - (bar.length + percent.length + amounts.length + 6);
-  const name = room <= 0 ? '' : label.length <= room ? label : `…${label.slice(label.length - room + 1)}`;
+  // A file name may hold anything a file system allows; the bar is redrawn in place with `\r`.
+  const safe = terminalSafe(label);
+  const name = room <= 0 ? '' : safe.length <= room ? safe : `…${safe.slice(safe.length - room + 1)}`;
   return `${name}${name ? '  ' : ''}${bar}  ${percent}  ${amounts}`.slice(0, columns - 1);
 }
 
@@ -54,16 +57,18 @@ export type ImportFileResult =
     }
   | { file: string; status: 'failed'; error: { message: string } };
 
+// What the server says, the file names given and the ids stored are each kept to one line.
 function detailLine(detail: ErrorDetail): string {
   const name = detail.entry ?? detail.field;
-  return `  - ${name ? `${name}: ` : ''}${detail.message}`;
+  return `  - ${name ? `${terminalSafe(name)}: ` : ''}${terminalSafe(detail.message)}`;
 }
 
 /** `imported ID`, and the package's id for it when it is stored under another. */
 function storedLines(outcome: 'imported' | 'unchanged', stored: readonly string[], packageIds: Map<string, string>) {
   return stored.map((id) => {
     const packageId = packageIds.get(id);
-    return `  ${outcome} ${id}${packageId !== undefined && packageId !== id ? ` (package id ${packageId})` : ''}`;
+    const original = packageId !== undefined && packageId !== id ? ` (package id ${packageId})` : '';
+    return terminalSafe(`  ${outcome} ${id}${original}`);
   });
 }
 
@@ -72,11 +77,12 @@ function storedLines(outcome: 'imported' | 'unchanged', stored: readonly string[
  * stored, which is what later commands take; or each reason the server gave.
  */
 export function importResultText(result: ImportFileResult): string {
+  const file = terminalSafe(result.file);
   switch (result.status) {
     case 'imported': {
       const packageIds = new Map(Object.entries(result.ids).map(([packageId, stored]) => [stored, packageId]));
       return [
-        `${result.file}: imported ${plural(result.imported.length, 'scan')}, ${count(result.unchanged.length)} unchanged`,
+        `${file}: imported ${plural(result.imported.length, 'scan')}, ${count(result.unchanged.length)} unchanged`,
         ...storedLines('imported', result.imported, packageIds),
         ...storedLines('unchanged', result.unchanged, packageIds),
       ].join('\n');
@@ -87,10 +93,10 @@ export function importResultText(result: ImportFileResult): string {
       const shown = details.filter(
         (detail) => detail.entry !== undefined || detail.field !== undefined || detail.message !== message,
       );
-      return [`${result.file}: refused — ${message}`, ...shown.map(detailLine)].join('\n');
+      return [`${file}: refused — ${terminalSafe(message)}`, ...shown.map(detailLine)].join('\n');
     }
     case 'failed':
-      return `${result.file}: failed — ${result.error.message}`;
+      return `${file}: failed — ${terminalSafe(result.error.message)}`;
   }
 }
 

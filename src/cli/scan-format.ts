@@ -1,6 +1,7 @@
 import type { Policy } from '../shared/api/policies';
 import type { Scan, TimelineEntry, TokenBreakdown, Violation } from '../shared/api/scans';
 import { fields, table } from './output';
+import { terminalSafe } from './terminal-text';
 
 /** `1234567` → `1,234,567`: token counts run into the millions. */
 export const count = (n: number): string => n.toLocaleString('en-US');
@@ -49,7 +50,7 @@ export function pageFooter(offset: number, shown: number, total: number): string
 
 export function breakdownText(breakdown: TokenBreakdown): string {
   const entries = Object.entries(breakdown);
-  return entries.length === 0 ? 'none' : entries.map(([type, n]) => `${type} ${count(n)}`).join(', ');
+  return entries.length === 0 ? 'none' : entries.map(([type, n]) => `${terminalSafe(type)} ${count(n)}`).join(', ');
 }
 
 /** The first `limit` entries as a table, numbered as violations number them, and what was left out. */

@@ -1,20 +1,20 @@
 // Kept free of TypeBox so that clients (the CLI) can check names without building schemas.
+import { UNSAFE_TEXT_CLASS } from './plain-text';
 
 export const NAME_MAX_LENGTH = 100;
 
-/** Control characters (Unicode's Cc): C0, DEL and C1. */
-const CONTROL = '\\x00-\\x1f\\x7f-\\x9f';
 /** What ECMA-262's `\s` matches beyond the control characters, spelled out. */
 const SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 
 /**
- * At least one character that is not a space, and no control characters (SPEC.md §4). Ranges
- * rather than `\p{Cc}` and `\s`: every JSON Schema validator and regex dialect reads `\x`/`\u`
- * ranges the same way, with or without a Unicode flag.
+ * At least one character that is not a space, and no control characters (SPEC.md §4) nor
+ * bidirectional overrides (plain-text.ts). Ranges rather than `\p{Cc}` and `\s`: every JSON
+ * Schema validator and regex dialect reads `\x`/`\u` ranges the same way, with or without a
+ * Unicode flag.
  */
-export const NAME_PATTERN = `^[^${CONTROL}]*[^${CONTROL}${SPACE}][^${CONTROL}]*$`;
+export const NAME_PATTERN = `^[^${UNSAFE_TEXT_CLASS}]*[^${UNSAFE_TEXT_CLASS}${SPACE}][^${UNSAFE_TEXT_CLASS}]*$`;
 
-export const NAME_MESSAGE = 'must not be only spaces or contain control characters';
+export const NAME_MESSAGE = 'must not be only spaces or contain control characters or bidirectional overrides';
 
 const NAME = new RegExp(NAME_PATTERN, 'u');
 

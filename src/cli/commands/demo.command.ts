@@ -5,6 +5,7 @@ import { EXIT, UsageError } from '../usage-error';
 import { countProgress } from '../count-progress';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
 import { HOUR_MS } from '../../shared/time';
+import { writeErr, writeOut } from '../output';
 
 const MAX_SCANS = 100_000_000;
 
@@ -65,9 +66,8 @@ export async function demoCommand(args: string[]): Promise<number> {
     initialToken: process.env.SCANDESK_TOKEN || undefined,
     onProgress: countProgress(process.stderr, 'scans'),
   });
-  if (summary.createdToken)
-    process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
-  process.stdout.write(
+  if (summary.createdToken) writeErr(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
+  writeOut(
     `demo: ${count(summary.scans)} scans, ${count(summary.timelineEntries)} timeline entries, ` +
       `${count(summary.violations)} violations, ${count(summary.organizations)} organizations ` +
       `in ${(summary.elapsedMs / 1000).toFixed(1)} s into ${database ? describeLocation(database) : dataDir}\n`,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Evidence } from '../../shared/api/evidence';
 import { checkTarget, saveZipResponse } from '../file-download';
-import { fields, printJson } from '../output';
+import { fields, printJson, writeOut } from '../output';
 import { sizeText } from '../package-format';
 import { breakdownText, count, timelineBlock, violationsBlock } from '../scan-format';
 import { EXIT, UsageError } from '../usage-error';
@@ -54,7 +54,7 @@ export async function evidenceCommand(args: string[]): Promise<number> {
     const response = await client.response('GET', `/v1/scans/${encodeURIComponent(scanId)}/evidence/download`);
     const bytes = await saveZipResponse(response, target, values.force);
     if (values.json) printJson({ path: target, bytes, scans: [scanId] });
-    else process.stdout.write(`saved ${target} (${sizeText(bytes)})\n`);
+    else writeOut(`saved ${target} (${sizeText(bytes)})\n`);
     return EXIT.ok;
   }
 
@@ -78,6 +78,6 @@ export async function evidenceCommand(args: string[]): Promise<number> {
   ];
   if (evidence.violations) blocks.push(violationsBlock(evidence.violations));
   if (evidence.timeline) blocks.push(timelineBlock(evidence.timeline, values.all ? Infinity : TIMELINE_PREVIEW));
-  process.stdout.write(`${blocks.join('\n\n')}\n`);
+  writeOut(`${blocks.join('\n\n')}\n`);
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { checkTarget, saveZipResponse } from '../file-download';
-import { printJson } from '../output';
+import { printJson, writeOut } from '../output';
 import { sizeText } from '../package-format';
 import { EXIT, UsageError } from '../usage-error';
 import { CLIENT_OPTIONS, clientFrom } from './client-flags';
@@ -22,6 +22,6 @@ export async function exportCommand(args: string[]): Promise<number> {
   const response = await clientFrom(values).response('POST', '/v1/evidence/exports', { scan_ids: scanIds });
   const bytes = await saveZipResponse(response, values.out, values.force);
   if (values.json) printJson({ path: values.out, bytes, scans: scanIds });
-  else process.stdout.write(`saved ${values.out} (${sizeText(bytes)})\n`);
+  else writeOut(`saved ${values.out} (${sizeText(bytes)})\n`);
   return EXIT.ok;
 }

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { ImportResult } from '../../shared/api/evidence';
 import type { ApiClient } from '../client';
 import { ServerError, TransferError } from '../client-errors';
-import { printJson } from '../output';
+import { printJson, writeOut } from '../output';
 import { importResultText, importSummaryText, importTotals, type ImportFileResult } from '../package-format';
 import { ProgressBar } from '../progress-bar';
 import { EXIT, UsageError } from '../usage-error';
@@ -72,10 +72,10 @@ export async function importCommand(args: string[]): Promise<number> {
     const result = await importFile(client, file);
     results.push(result);
     // As each file finishes: a long batch shows its progress, and an abort keeps what was done.
-    if (!values.json) process.stdout.write(`${importResultText(result)}\n`);
+    if (!values.json) writeOut(`${importResultText(result)}\n`);
   }
   const totals = importTotals(results);
   if (values.json) printJson({ files: results, totals });
-  else process.stdout.write(`${importSummaryText(totals)}\n`);
+  else writeOut(`${importSummaryText(totals)}\n`);
   return totals.refused + totals.failed > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -1,12 +1,12 @@
 import type { Organization, OrganizationList } from '../../shared/api/organizations';
-import { printJson, table } from '../output';
+import { printJson, table, writeOut } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { parseClientArgs } from './client-flags';
 import { orgsHelp } from './help';
 
 function printOrganization(organization: Organization, json: boolean): void {
   if (json) return printJson(organization);
-  process.stdout.write(
+  writeOut(
     `${table(
       ['ID', 'NAME', 'PLAN', 'MEMBERS', 'CREATED'],
       [[organization.id, organization.name, organization.plan, organization.member_count, organization.created_at]],
@@ -26,10 +26,9 @@ export async function orgsCommand(args: string[]): Promise<number> {
     case 'list': {
       const { organizations } = await client.request<OrganizationList>('GET', '/v1/organizations');
       if (json) printJson({ organizations });
-      else if (organizations.length === 0)
-        process.stdout.write('no organizations; create one with `scandesk orgs create NAME`\n');
+      else if (organizations.length === 0) writeOut('no organizations; create one with `scandesk orgs create NAME`\n');
       else
-        process.stdout.write(
+        writeOut(
           `${table(
             ['ID', 'NAME', 'ROLE'],
             organizations.map((o) => [o.id, o.name, o.role]),
@@ -54,7 +53,7 @@ export async function orgsCommand(args: string[]): Promise<number> {
     case 'delete': {
       const id = arg(0, 'ID');
       await client.request('DELETE', `/v1/organizations/${encodeURIComponent(id)}`);
-      if (!json) process.stdout.write(`deleted ${id}\n`);
+      if (!json) writeOut(`deleted ${id}\n`);
       return EXIT.ok;
     }
     default:

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Policy } from '../../shared/api/policies';
-import { printJson } from '../output';
+import { printJson, writeOut } from '../output';
 import { applyPolicyChanges, parsePolicyChanges } from '../policy-edit';
 import { policyBlock } from '../scan-format';
 import { EXIT, UsageError } from '../usage-error';
@@ -30,7 +30,7 @@ async function get(args: string[]): Promise<number> {
   const orgId = orgIdOf('get', positionals);
   const policy = await clientFrom(values).request<Policy>('GET', policyPath(orgId));
   if (values.json) printJson(policy);
-  else process.stdout.write(`${policyBlock(policy)}\n`);
+  else writeOut(`${policyBlock(policy)}\n`);
   return EXIT.ok;
 }
 
@@ -45,7 +45,7 @@ async function set(args: string[]): Promise<number> {
   const current = await client.request<Policy>('GET', policyPath(orgId));
   const policy = await client.request<Policy>('PUT', policyPath(orgId), applyPolicyChanges(current, changes));
   if (values.json) printJson(policy);
-  else process.stdout.write(`updated the policy of ${orgId}\n${policyBlock(policy)}\n`);
+  else writeOut(`updated the policy of ${orgId}\n${policyBlock(policy)}\n`);
   return EXIT.ok;
 }
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Scan, ScanList, ScanSummary } from '../../shared/api/scans';
 import { parseDateOrDateTime } from '../../shared/time';
-import { printJson, table } from '../output';
+import { printJson, table, writeOut } from '../output';
 import { count, pageFooter, scanBlock, violationsBlock } from '../scan-format';
 import { parseCount } from '../scan-input';
 import { EXIT, UsageError } from '../usage-error';
@@ -71,7 +71,7 @@ async function list(args: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (page.scans.length > 0) {
-    process.stdout.write(
+    writeOut(
       `${table(
         ['ID', 'CREATED', 'TOOL', 'ACTION', 'TOKENS', 'STATUS', 'VIOLATIONS'],
         page.scans.map((scan) => [
@@ -88,7 +88,7 @@ async function list(args: string[]): Promise<number> {
     );
   }
   const offset = Number(query.get('offset') ?? 0);
-  process.stdout.write(`${pageFooter(offset, page.scans.length, page.total)}\n`);
+  writeOut(`${pageFooter(offset, page.scans.length, page.total)}\n`);
   return EXIT.ok;
 }
 
@@ -99,7 +99,7 @@ async function get(args: string[]): Promise<number> {
   if (extra !== undefined) throw new UsageError(`scans get: unexpected argument "${extra}"\n${scansHelp}`);
   const scan = await clientFrom(values).request<Scan>('GET', `/v1/scans/${encodeURIComponent(id)}`);
   if (values.json) printJson(scan);
-  else process.stdout.write(`${scanBlock(scan)}\n\n${violationsBlock(scan.violations)}\n`);
+  else writeOut(`${scanBlock(scan)}\n\n${violationsBlock(scan.violations)}\n`);
   return EXIT.ok;
 }
 

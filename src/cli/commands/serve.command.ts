@@ -7,6 +7,7 @@ import { openWorkspace } from '../../main/workspace/workspace';
 import { describeLocation } from '../../main/db/database-location';
 import { EXIT, UsageError } from '../usage-error';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
+import { writeErr, writeOut } from '../output';
 
 export function parsePort(value: string): number {
   const port = Number(value);
@@ -35,15 +36,14 @@ export async function serveCommand(args: string[]): Promise<number> {
   const workspace = await openWorkspace(dataDir, {
     database,
     initialToken: process.env.SCANDESK_TOKEN || undefined,
-    onIdleError: (error) => process.stderr.write(`database connection lost (${error.message}); reconnecting\n`),
+    onIdleError: (error) => writeErr(`database connection lost (${error.message}); reconnecting\n`),
     onUpgrade: (pending) =>
-      process.stderr.write(
+      writeErr(
         `upgrading the database in ${store} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +
           'a large store takes a few seconds per million scans)\n',
       ),
   });
-  if (workspace.createdToken)
-    process.stderr.write(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
+  if (workspace.createdToken) writeErr(`new data directory ${dataDir}; token written to ${tokenFile(dataDir)}\n`);
 
   const server = await startServer({
     workspace,
@@ -57,16 +57,16 @@ export async function serveCommand(args: string[]): Promise<number> {
     await workspace.close();
     throw error;
   });
-  if (database) process.stderr.write(`store: ${store}\n`);
-  process.stdout.write(`listening on ${server.url}\n`);
+  if (database) writeErr(`store: ${store}\n`);
+  writeOut(`listening on ${server.url}\n`);
 
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals): void => {
-      process.stderr.write(`${signal}: finishing requests and closing the database\n`);
+      writeErr(`${signal}: finishing requests and closing the database\n`);
       server.close().then(
         () => resolve(EXIT.ok),
         (error: unknown) => {
-          process.stderr.write(`error while stopping: ${String(error)}\n`);
+          writeErr(`error while stopping: ${String(error)}\n`);
           resolve(EXIT.failed);
         },
       );

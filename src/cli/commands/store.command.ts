@@ -7,6 +7,7 @@ import { copyStore, countRows } from '../../main/db/store-copy';
 import { databaseFile, tokenFile } from '../../main/workspace/data-dir';
 import { countProgress } from '../count-progress';
 import { EXIT, UsageError } from '../usage-error';
+import { writeOut } from '../output';
 
 /** A data directory (its SQLite store) or a postgres:// URL. */
 function storeAt(value: string | undefined, flag: '--from' | '--to'): { location: DatabaseLocation; dataDir?: string } {
@@ -51,7 +52,7 @@ export async function storeCommand(args: string[]): Promise<number> {
     const tables = Object.entries(summary.rows)
       .map(([table, n]) => `${n.toLocaleString('en-US')} ${table}`)
       .join(', ');
-    process.stdout.write(
+    writeOut(
       `copied ${summary.total.toLocaleString('en-US')} rows (${tables}) from ${describeLocation(from.location)} ` +
         `to ${describeLocation(to.location)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Scan, SubmitScanBody } from '../../shared/api/scans';
-import { printJson } from '../output';
+import { printJson, writeOut } from '../output';
+import { terminalSafe } from '../terminal-text';
 import { count, violationsBlock, type EntryLabel } from '../scan-format';
 import { linesInServerOrder, parseBreakdown, parseCount, parseTimelineJsonl, timelineTokens } from '../scan-input';
 import { EXIT, UsageError } from '../usage-error';
@@ -66,8 +67,8 @@ export async function submitCommand(args: string[]): Promise<number> {
   const scan = await clientFrom(values).request<Scan>('POST', '/v1/scans', body);
   if (values.json) printJson(scan);
   else {
-    process.stdout.write(`submitted ${scan.id}: ${scan.tool} ${scan.action}, ${count(scan.tokens)} tokens\n`);
-    process.stdout.write(`${violationsBlock(scan.violations, entryLabel)}\n`);
+    writeOut(`submitted ${terminalSafe(`${scan.id}: ${scan.tool} ${scan.action}`)}, ${count(scan.tokens)} tokens\n`);
+    writeOut(`${violationsBlock(scan.violations, entryLabel)}\n`);
   }
   return scan.violations.length > 0 ? EXIT.violations : EXIT.ok;
 }

@@ -1,5 +1,5 @@
 import type { Team, TeamList } from '../../shared/api/teams';
-import { printJson, table } from '../output';
+import { printJson, table, writeOut } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { parseClientArgs } from './client-flags';
 import { teamsHelp } from './help';
@@ -14,9 +14,9 @@ export async function teamsCommand(args: string[]): Promise<number> {
     case 'list': {
       const { teams } = await client.request<TeamList>('GET', teamsPath);
       if (json) printJson({ teams });
-      else if (teams.length === 0) process.stdout.write('no teams in this organization\n');
+      else if (teams.length === 0) writeOut('no teams in this organization\n');
       else
-        process.stdout.write(
+        writeOut(
           `${table(
             ['ID', 'NAME', 'MEMBERS'],
             teams.map((t) => [t.id, t.name, t.member_count]),
@@ -29,7 +29,7 @@ export async function teamsCommand(args: string[]): Promise<number> {
       const team = await client.request<Team>('POST', teamsPath, { name });
       if (json) printJson(team);
       else
-        process.stdout.write(
+        writeOut(
           `${table(['ID', 'NAME', 'ORGANIZATION', 'CREATED'], [[team.id, team.name, team.organization_id, team.created_at]])}\n`,
         );
       return EXIT.ok;

@@ -40,11 +40,20 @@ const textAjv = makeAjv('array');
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 
-/** One detail per ajv error, naming the field as a dotted path. */
-export function detailsFromAjv(all: ErrorObject[], part: string | undefined): ErrorDetail[] {
+/** The ajv errors that are mistakes of their own, one each; detailsFromAjv words them. */
+export function distinctErrors(all: ErrorObject[]): ErrorObject[] {
   // A value that fits no branch of an `anyOf` is one mistake, worded by the anyOf, not one per branch.
   const unions = all.filter((error) => error.keyword === 'anyOf').map((error) => `${error.schemaPath}/`);
-  const errors = all.filter((error) => !unions.some((union) => error.schemaPath.startsWith(union)));
+  // A bad object key comes twice: the key's own error, then `propertyNames`' "property name must
+  // be valid", which says nothing more.
+  return all.filter(
+    (error) => error.keyword !== 'propertyNames' && !unions.some((union) => error.schemaPath.startsWith(union)),
+  );
+}
+
+/** One detail per ajv error, naming the field as a dotted path. */
+export function detailsFromAjv(all: ErrorObject[], part: string | undefined): ErrorDetail[] {
+  const errors = distinctErrors(all);
   const details = errors.slice(0, MAX_DETAILS).map((error): ErrorDetail => {
     const path = error.instancePath.split('/').slice(1);
     const params = error.params as { missingProperty?: string; additionalProperty?: string };
@@ -57,7 +66,8 @@ export function detailsFromAjv(all: ErrorObject[], part: string | undefined): Er
       : ['pattern', 'format', 'anyOf'].includes(error.keyword) && typeof explained === 'string'
         ? explained
         : (error.message ?? 'is invalid');
-    return { field, message };
+    // The key itself is not echoed: it is what was refused, control characters and all.
+    return { field, message: error.propertyName === undefined ? message : `a key ${message}` };
   });
   // A 100,000-entry timeline with the same mistake everywhere must not answer with 100,000 details.
   if (errors.length > MAX_DETAILS) details.push({ message: `and ${errors.length - MAX_DETAILS} more problems` });

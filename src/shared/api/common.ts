@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ID_MAX_LENGTH, ID_MESSAGE, ID_PATTERN } from '../ids';
 import { NAME_MAX_LENGTH, NAME_MESSAGE, NAME_PATTERN } from '../names';
+import { PLAIN_TEXT_MESSAGE, PLAIN_TEXT_PATTERN } from '../plain-text';
 
 export const ID_PREFIX = {
   user: 'usr_',
@@ -44,7 +45,7 @@ export const Name = Type.String({
   maxLength: NAME_MAX_LENGTH,
   pattern: NAME_PATTERN,
   errorMessage: NAME_MESSAGE,
-  description: '1–100 characters, not only spaces, no control characters; stored trimmed',
+  description: '1–100 characters, not only spaces, no control characters or bidirectional overrides; stored trimmed',
 });
 
 /** Tool and action names: the name rule, kept as given. */
@@ -53,8 +54,16 @@ export const Label = Type.String({
   maxLength: NAME_MAX_LENGTH,
   pattern: NAME_PATTERN,
   errorMessage: NAME_MESSAGE,
-  description: '1–100 characters, not only spaces, no control characters',
+  description: '1–100 characters, not only spaces, no control characters or bidirectional overrides',
 });
+
+/**
+ * Text the API stores and shows again that has no rule of its own (violation rules and messages,
+ * token breakdown keys): anything but control characters and bidirectional overrides, which a
+ * terminal would obey and a reader cannot see (src/shared/plain-text.ts).
+ */
+export const plainText = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
+  Type.String({ ...options, pattern: PLAIN_TEXT_PATTERN, errorMessage: PLAIN_TEXT_MESSAGE });
 
 /** A date (`2026-11-01`, midnight UTC) or a date-time: the standard formats, which outside tools know. */
 export const DateOrDateTime = Type.String({

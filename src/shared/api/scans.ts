@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Id, InputTimestamp, Label, TokenCount, Timestamp } from './common';
+import { DateOrDateTime, Id, InputTimestamp, Label, plainText, TokenCount, Timestamp } from './common';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -16,9 +16,9 @@ export const MAX_TIMELINE_ENTRIES = 100_000;
 
 export const Violation = Type.Object({
   id: Id,
-  rule: Type.String(),
+  rule: plainText(),
   severity: SeveritySchema,
-  message: Type.String(),
+  message: plainText(),
   timeline_index: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
 });
 export type Violation = Static<typeof Violation>;
@@ -60,9 +60,13 @@ export const TimelineEntry = Type.Object(
 );
 export type TimelineEntry = Static<typeof TimelineEntry>;
 
-export const TokenBreakdown = Type.Record(Type.String({ minLength: 1, maxLength: 100 }), TokenCount, {
+// TypeBox writes a record's key schema as `patternProperties: {"^.*$": …}`, which checks no key;
+// `propertyNames` is what holds each key to the rule.
+export const TokenBreakdown = Type.Record(Type.String(), TokenCount, {
   maxProperties: 100,
-  description: 'token type → count, e.g. {input, output, cached}',
+  propertyNames: plainText({ minLength: 1, maxLength: 100 }),
+  description:
+    'token type → count, e.g. {input, output, cached}; a type is 1–100 characters, no control characters or bidirectional overrides',
 });
 export type TokenBreakdown = Static<typeof TokenBreakdown>;
 

@@ -5,7 +5,7 @@ import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violatio
 import { Manifest } from '../../../shared/evidence-package';
 import { parseDateOrDateTime } from '../../../shared/time';
 import { DomainError } from '../../http/domain-error';
-import { detailsFromAjv, makeAjv } from '../../http/validation';
+import { detailsFromAjv, distinctErrors, makeAjv } from '../../http/validation';
 import { LineRun } from '../jsonl/line-splitter';
 import { QuickLineReader, quickTimelineEntry } from './quick-timeline-entry';
 
@@ -58,9 +58,11 @@ const validators = {
 const MAX_MESSAGES = 20;
 
 /** Token counts say what they need in one phrase instead of ajv's two ("must be integer", "must be >= 0"). */
-function describe(errors: ErrorObject[]): string[] {
+function describe(all: ErrorObject[]): string[] {
   const seen = new Set<string>();
   const messages: string[] = [];
+  // The same errors detailsFromAjv words, so that its details line up with them one for one.
+  const errors = distinctErrors(all);
   const generic = detailsFromAjv(errors, 'document');
   errors.slice(0, MAX_MESSAGES).forEach((error, index) => {
     const schema = error.parentSchema as { type?: unknown; minimum?: unknown } | undefined;

@@ -10,6 +10,7 @@ export function nameProblem(name: string): string | null {
   const length = [...name].length;
   if (length === 0 || name.trim() === '') return 'Enter a name.';
   if (length > NAME_MAX_LENGTH) return `The name is too long: at most ${NAME_MAX_LENGTH} characters (${length} now).`;
-  if (!pattern.test(name)) return 'The name must not contain control characters (tabs, line breaks).';
+  if (!pattern.test(name))
+    return 'The name must not contain control characters (tabs, line breaks) or text-direction overrides.';
   return null;
 }

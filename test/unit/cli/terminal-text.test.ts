@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { fields, table } from '../../../src/cli/output';
+import { progressLine, importResultText } from '../../../src/cli/package-format';
+import { breakdownText, scanBlock, violationsBlock } from '../../../src/cli/scan-format';
+import { terminalJson, terminalLines, terminalSafe } from '../../../src/cli/terminal-text';
+import type { Scan } from '../../../src/shared/api/scans';
+
+/** OSC 52: sets the clipboard of terminals that allow it; BEL ends it. */
+const OSC52 = '\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007';
+/** CSI as one C1 character, obeyed by terminals that read 8-bit controls. */
+const C1_CSI = '\u009b2J';
+
+/** Whether a terminal could find anything to obey, or a reader anything hidden. */
+const hasRaw = (text: string): boolean =>
+  [...text].some((character) => {
+    const code = character.codePointAt(0)!;
+    return (
+      (code <= 0x1f && code !== 0x0a) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    );
+  });
+
+describe('terminalSafe', () => {
+  it('writes every control character and bidirectional override as a \\u escape', () => {
+    expect(terminalSafe(`rule${OSC52}`)).toBe('rule\\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\\u0007');
+    expect(terminalSafe(C1_CSI)).toBe('\\u009b2J');
+    expect(terminalSafe('a\u007fb\u0000c')).toBe('a\\u007fb\\u0000c');
+    expect(terminalSafe('invoice\u202egpj.exe')).toBe('invoice\\u202egpj.exe');
+    expect(terminalSafe('\u2066x\u2069')).toBe('\\u2066x\\u2069');
+  });
+
+  it('keeps one value on one line unless told to keep line breaks', () => {
+    expect(terminalSafe('one\nerror: forged\r\t')).toBe('one\\u000aerror: forged\\u000d\\u0009');
+    expect(terminalLines('one\ntwo\u001b[2K\n')).toBe('one\ntwo\\u001b[2K\n');
+  });
+
+  it('leaves text without such characters as it is', () => {
+    for (const text of ['', 'Acme Corp', 'Ünïcødé 名前 🚀', 'tab-free \\u001b as typed', 'a\u200bb\u00a0c']) {
+      expect(terminalSafe(text)).toBe(text);
+    }
+  });
+
+  it('no character survives raw, over every code unit of the BMP', () => {
+    const all = Array.from({ length: 0xd800 }, (_, code) => String.fromCharCode(code)).join('');
+    expect(hasRaw(terminalSafe(all))).toBe(false);
+  });
+});
+
+describe('terminalJson', () => {
+  it('escapes DEL, C1 and overrides as JSON.stringify does not, and parses back to the same value', () => {
+    const value = { rule: `x${OSC52}`, message: `${C1_CSI}\u007f\u202e`, nested: [{ 'key\u009d': 1 }] };
+    const text = terminalJson(value);
+    expect(hasRaw(text)).toBe(false);
+    expect(JSON.parse(text)).toEqual(value);
+    expect(text).toContain('\\u009b2J\\u007f\\u202e');
+  });
+});
+
+describe('what the CLI prints from server values', () => {
+  const scan: Scan = {
+    id: 'scan_1',
+    created_at: '2026-11-21T04:16:15.470Z',
+    tool: `cursor${OSC52}`,
+    action: 'chat\nstatus    completed',
+    tokens: 5,
+    status: 'completed',
+    organization_id: null,
+    source: 'imported',
+    violations: [
+      { id: 'vio_1', rule: `evil${OSC52}`, severity: 'high', message: `msg${C1_CSI}\u202e`, timeline_index: null },
+    ],
+  };
+
+  it.each([
+    ['table cells', () => table(['A', 'B'], [[OSC52, `x${C1_CSI}`]])],
+    ['fields', () => fields([['tool', OSC52]])],
+    ['scan blocks', () => scanBlock(scan)],
+    ['violation tables', () => violationsBlock(scan.violations)],
+    ['breakdown keys', () => breakdownText({ [`input${OSC52}`]: 3 })],
+    ['a progress bar label', () => progressLine(`pkg${OSC52}.zip`, 1, 2)],
+    [
+      'import refusals',
+      () =>
+        importResultText({
+          file: `f${OSC52}.zip`,
+          status: 'refused',
+          error: {
+            status: 400,
+            code: 'invalid_package',
+            message: `bad ${OSC52}`,
+            details: [{ entry: 'x\n', message: C1_CSI }],
+          },
+        }),
+    ],
+  ])('%s carry no raw control character', (_, render) => {
+    expect(hasRaw(render())).toBe(false);
+  });
+
+  it('a value with a line break cannot add a line', () => {
+    const block = scanBlock(scan);
+    expect(block.split('\n')).toHaveLength(8);
+    expect(block).toContain('action        chat\\u000astatus    completed');
+  });
+});
