@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { MembershipTable, OrganizationTable } from './tables/organization.table';
 import type { PolicyTable } from './tables/policy.table';
+import type { PolicyRunTable, PolicyStagedScanTable, PolicyStagedViolationTable } from './tables/policy-run.table';
 import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/rollup.table';
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
@@ -29,6 +30,9 @@ export interface Database {
   timeline_grids: TimelineGridTable;
   timeline_cells: TimelineCellTable;
   violations: ViolationTable;
+  policy_runs: PolicyRunTable;
+  policy_staged_scans: PolicyStagedScanTable;
+  policy_staged_violations: PolicyStagedViolationTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { OrganizationParams } from '../../shared/api/organizations';
 import { IMPACT_MAX_DAYS, Policy, PolicyPreviewBody, ReevaluateBody } from '../../shared/api/policies';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { progressStream, type ProgressReport } from '../http/progress-stream';
 import type { RouteDeps } from '../http/route-types';
 import { readPolicy, replacePolicy } from './policies.service';
-import { checkImpactRequest, previewPolicy, reevaluate } from './policy-impact.service';
+import { beginImpactRun, previewPolicy, reevaluate, type ImpactRun } from './policy-impact.service';
 
 const NDJSON = 'application/x-ndjson; charset=utf-8';
 const progressResponse = {
@@ -43,16 +43,30 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
     async (request) => replacePolicy(db, request.params.id, request.user.id, request.body),
   );
 
-  /** Refusals first, as ordinary errors; then the work answers NDJSON progress and its result. */
+  /**
+   * Refusals first, as ordinary errors (a run of the organization already going is a 409); then
+   * the work answers NDJSON progress and its result. A client that goes away stops the work at
+   * its next step.
+   */
   const answerWithProgress = async (
-    orgId: string,
-    userId: string,
+    request: Pick<FastifyRequest, 'user' | 'log'> & { params: { id: string } },
     range: { since: string; until: string },
     reply: FastifyReply,
-    work: (progress: ProgressReport) => Promise<unknown>,
+    work: (run: ImpactRun, progress: ProgressReport, signal: AbortSignal) => Promise<unknown>,
   ) => {
-    await checkImpactRequest(db, orgId, userId, range);
-    return reply.type(NDJSON).send(progressStream(work, (error) => reply.log.error(error)));
+    const run = await beginImpactRun(db, request.params.id, request.user.id, range);
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort(new Error('the client went away'));
+    });
+    const stream = progressStream(
+      (progress) => work(run, progress, gone.signal),
+      (error) => {
+        if (gone.signal.aborted) request.log.info('policy impact run stopped: the client went away');
+        else request.log.error(error);
+      },
+    );
+    return reply.type(NDJSON).send(stream);
   };
 
   app.post(
@@ -70,8 +84,8 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     (request, reply) =>
-      answerWithProgress(request.params.id, request.user.id, request.body, reply, (progress) =>
-        previewPolicy(db, request.params.id, request.user.id, request.body, progress),
+      answerWithProgress(request, request.body, reply, (run, progress, signal) =>
+        previewPolicy(db, run, request.body, progress, signal),
       ),
   );
 
@@ -90,8 +104,8 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     (request, reply) =>
-      answerWithProgress(request.params.id, request.user.id, request.body, reply, (progress) =>
-        reevaluate(db, request.params.id, request.user.id, request.body, progress),
+      answerWithProgress(request, request.body, reply, (run, progress, signal) =>
+        reevaluate(db, run, progress, signal),
       ),
   );
 };

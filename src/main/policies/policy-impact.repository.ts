@@ -1,10 +1,11 @@
 import type { Executor } from '../db/database';
 import type { ScanRow } from '../db/tables/scan.table';
-import type { NewViolation } from '../db/tables/violation.table';
-import { insertViolations } from '../scans/scans.repository';
-import type { FindingKey } from './policy-impact';
+import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
+import type { FindingKey, ReadStep } from './policy-impact';
 
-// The reads and writes of previewing and re-evaluating a policy over an organization's stored scans.
+// The reads and writes of previewing and re-evaluating a policy over an organization's stored
+// scans. Every read is bounded by construction (a page of scans, or a planned step of rows), so
+// that no single synchronous SQLite call can hold the event loop for long.
 
 export interface ImpactRange {
   organizationId: string;
@@ -13,6 +14,9 @@ export interface ImpactRange {
   /** Epoch ms, exclusive. */
   until: number;
 }
+
+/** What evaluating and comparing needs of a scan. */
+export type ImpactScan = Pick<ScanRow, 'id' | 'created_at' | 'tool' | 'tokens' | 'request_count' | 'violation_count'>;
 
 const inRange = (db: Executor, range: ImpactRange) =>
   db
@@ -35,9 +39,9 @@ export async function countRange(db: Executor, range: ImpactRange): Promise<{ su
 export async function submittedPage(
   db: Executor,
   range: ImpactRange,
-  after: ScanRow | undefined,
+  after: ImpactScan | undefined,
   limit: number,
-): Promise<ScanRow[]> {
+): Promise<ImpactScan[]> {
   let query = inRange(db, range).where('source', '=', 'submitted');
   if (after) {
     query = query.where((eb) =>
@@ -47,55 +51,150 @@ export async function submittedPage(
       ]),
     );
   }
-  return query.selectAll().orderBy('created_at').orderBy('id').limit(limit).execute();
-}
-
-/** Each scan's timeline (action and tokens, in order), for scans whose policy reads it. */
-export async function timelinesOf(
-  db: Executor,
-  scanIds: readonly string[],
-): Promise<Map<string, { action: string; tokens: number }[]>> {
-  const timelines = new Map<string, { action: string; tokens: number }[]>(scanIds.map((id) => [id, []]));
-  if (scanIds.length === 0) return timelines;
-  const rows = await db
-    .selectFrom('timelines')
-    .innerJoin('timeline_entries', 'timeline_entries.timeline_id', 'timelines.id')
-    .select(['timelines.scan_id', 'timeline_entries.action', 'timeline_entries.tokens'])
-    .where('timelines.scan_id', 'in', scanIds)
-    .orderBy('timeline_entries.timeline_id')
-    .orderBy('timeline_entries.seq')
+  const rows = await query
+    .select(['id', 'created_at', 'tool', 'tokens', 'request_count', 'violation_count'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
     .execute();
-  for (const row of rows) timelines.get(row.scan_id)!.push({ action: row.action, tokens: Number(row.tokens) });
-  return timelines;
+  return rows.map((row) => ({ ...row, tokens: Number(row.tokens), created_at: Number(row.created_at) }));
 }
 
-/** Each scan's stored violations, as far as comparing evaluations goes. */
-export async function storedFindings(db: Executor, scanIds: readonly string[]): Promise<Map<string, FindingKey[]>> {
-  const findings = new Map<string, FindingKey[]>(scanIds.map((id) => [id, []]));
-  if (scanIds.length === 0) return findings;
-  const rows = await db
-    .selectFrom('violations')
-    .select(['scan_id', 'rule', 'severity', 'message', 'timeline_index'])
-    .where('scan_id', 'in', scanIds)
-    .orderBy('scan_id')
-    .orderBy('seq')
-    .execute();
-  for (const { scan_id, ...finding } of rows) findings.get(scan_id)!.push(finding as FindingKey);
-  return findings;
+/** The timeline id of each of the scans that has one. */
+export async function timelineIds(db: Executor, scanIds: readonly string[]): Promise<Map<string, number>> {
+  if (scanIds.length === 0) return new Map();
+  const rows = await db.selectFrom('timelines').select(['id', 'scan_id']).where('scan_id', 'in', scanIds).execute();
+  return new Map(rows.map((row) => [row.scan_id, Number(row.id)]));
 }
 
-/** Replaces a scan's violations and the counts denormalized from them; the rollup triggers follow. */
-export async function replaceViolations(
+export interface EntryRow {
+  timeline_id: number;
+  seq: number;
+  action: string;
+  tokens: number;
+}
+
+/** The timeline entries of one planned step, in (timeline, seq) order. */
+export async function entriesOf(db: Executor, step: ReadStep<number>): Promise<EntryRow[]> {
+  let query = db.selectFrom('timeline_entries').select(['timeline_id', 'seq', 'action', 'tokens']);
+  query =
+    step.kind === 'items'
+      ? query.where('timeline_id', 'in', step.keys)
+      : query.where('timeline_id', '=', step.key).where('seq', '>=', step.from).where('seq', '<', step.to);
+  const rows = await query.orderBy('timeline_id').orderBy('seq').execute();
+  return rows.map((row) => ({ ...row, timeline_id: Number(row.timeline_id), tokens: Number(row.tokens) }));
+}
+
+/** The stored violations of one planned step, in (scan, seq) order, as far as comparing goes. */
+export async function violationsOf(
   db: Executor,
-  scanId: string,
-  violations: readonly NewViolation[],
-  worstSeverity: number,
+  step: ReadStep<string>,
+): Promise<(FindingKey & { scan_id: string })[]> {
+  let query = db.selectFrom('violations').select(['scan_id', 'rule', 'severity', 'message', 'timeline_index']);
+  query =
+    step.kind === 'items'
+      ? query.where('scan_id', 'in', step.keys)
+      : query.where('scan_id', '=', step.key).where('seq', '>=', step.from).where('seq', '<', step.to);
+  const rows = await query.orderBy('scan_id').orderBy('seq').execute();
+  return rows as (FindingKey & { scan_id: string })[];
+}
+
+/** Rows per INSERT of staged violations: 8 parameters each, far below either backend's limit. */
+const STAGE_ROWS = 500;
+
+/** Stages violations of a re-evaluation (not yet visible to anyone). */
+export async function stageViolations(db: Executor, rows: readonly NewPolicyStagedViolation[]): Promise<void> {
+  for (let start = 0; start < rows.length; start += STAGE_ROWS) {
+    await db
+      .insertInto('policy_staged_violations')
+      .values(rows.slice(start, start + STAGE_ROWS))
+      .execute();
+  }
+}
+
+/** Stages the scans whose violations a re-evaluation replaces, with their new counts. */
+export async function stageScans(
+  db: Executor,
+  runId: string,
+  scans: readonly { scanId: string; violationCount: number; worstSeverity: number }[],
 ): Promise<void> {
-  await db.deleteFrom('violations').where('scan_id', '=', scanId).execute();
-  await insertViolations(db, violations);
+  if (scans.length === 0) return;
+  await db
+    .insertInto('policy_staged_scans')
+    .values(
+      scans.map((scan) => ({
+        run_id: runId,
+        scan_id: scan.scanId,
+        violation_count: scan.violationCount,
+        worst_severity: scan.worstSeverity,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * Swaps a run's staged violations in: the staged scans (those still stored) lose their violations
+ * and get the staged ones and their counts; the rollups follow by trigger. Set-based statements
+ * only, so its cost is the rows it moves, with no round trip per row.
+ */
+export async function swapInStaged(db: Executor, runId: string): Promise<void> {
+  const staged = db.selectFrom('policy_staged_scans').select('scan_id').where('run_id', '=', runId);
+  await db.deleteFrom('violations').where('scan_id', 'in', staged).execute();
+  await db
+    .insertInto('violations')
+    .columns(['id', 'scan_id', 'seq', 'rule', 'severity', 'message', 'timeline_index'])
+    .expression(
+      db
+        .selectFrom('policy_staged_violations as v')
+        .innerJoin('policy_staged_scans as s', (join) =>
+          join.onRef('s.run_id', '=', 'v.run_id').onRef('s.scan_id', '=', 'v.scan_id'),
+        )
+        .select(['v.id', 'v.scan_id', 'v.seq', 'v.rule', 'v.severity', 'v.message', 'v.timeline_index'])
+        .where('v.run_id', '=', runId)
+        .orderBy('v.scan_id')
+        .orderBy('v.seq'),
+    )
+    .execute();
   await db
     .updateTable('scans')
-    .set({ violation_count: violations.length, worst_severity: worstSeverity })
-    .where('id', '=', scanId)
+    .set((eb) => ({
+      violation_count: eb
+        .selectFrom('policy_staged_scans as s')
+        .select('s.violation_count')
+        .where('s.run_id', '=', runId)
+        .whereRef('s.scan_id', '=', 'scans.id'),
+      worst_severity: eb
+        .selectFrom('policy_staged_scans as s')
+        .select('s.worst_severity')
+        .where('s.run_id', '=', runId)
+        .whereRef('s.scan_id', '=', 'scans.id'),
+    }))
+    .where('id', 'in', staged)
     .execute();
+}
+
+/**
+ * Removes up to `limit` of a run's staged violations (in key order) and, once none are left, its
+ * staged scans; whether anything of the run is left.
+ */
+export async function dropStagedStep(db: Executor, runId: string, limit: number): Promise<boolean> {
+  const last = await db
+    .selectFrom('policy_staged_violations')
+    .select(['scan_id', 'seq'])
+    .where('run_id', '=', runId)
+    .orderBy('scan_id')
+    .orderBy('seq')
+    .offset(limit - 1)
+    .limit(1)
+    .executeTakeFirst();
+  let query = db.deleteFrom('policy_staged_violations').where('run_id', '=', runId);
+  if (last) {
+    query = query.where((eb) =>
+      eb.or([eb('scan_id', '<', last.scan_id), eb.and([eb('scan_id', '=', last.scan_id), eb('seq', '<=', last.seq)])]),
+    );
+  }
+  await query.execute();
+  if (last) return true;
+  await db.deleteFrom('policy_staged_scans').where('run_id', '=', runId).execute();
+  return false;
 }

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_POLICY } from '../../../src/shared/api/policies';
-import { emptyImpact, readsTimeline, sameFindings, tally } from '../../../src/main/policies/policy-impact';
+import { EMPTY_POLICY, type Policy } from '../../../src/shared/api/policies';
+import { evaluatePolicy } from '../../../src/shared/policy/evaluate-policy';
+import {
+  addFinding,
+  closeSide,
+  emptyImpact,
+  emptySide,
+  planReads,
+  readsTimeline,
+  sameSides,
+  takeWithin,
+  timelineRules,
+  type FindingKey,
+} from '../../../src/main/policies/policy-impact';
 
 const f = (rule: string, severity: 'low' | 'high', timeline_index: number | null, message = 'm') => ({
   rule: rule as 'tool.blocked',
@@ -8,6 +20,13 @@ const f = (rule: string, severity: 'low' | 'high', timeline_index: number | null
   message,
   timeline_index,
 });
+
+/** One scan's side of a comparison, from its findings in the order given. */
+function sideOf(findings: readonly FindingKey[]) {
+  const side = emptySide();
+  for (const finding of findings) addFinding(emptyImpact(), side, finding);
+  return side;
+}
 
 describe('policy impact', () => {
   it('reads timelines only for the rules that look at them', () => {
@@ -17,11 +36,13 @@ describe('policy impact', () => {
     expect(readsTimeline({ ...EMPTY_POLICY, max_tokens_per_request: 0 })).toBe(true);
   });
 
-  it('tallies flagged scans, violations, rules and severities', () => {
+  it('tallies flagged scans, violations, rules and severities a finding at a time', () => {
     const impact = emptyImpact();
-    tally(impact, [f('a', 'low', null), f('b', 'high', 1), f('b', 'high', 2)]);
-    tally(impact, []);
-    tally(impact, [f('a', 'high', null)]);
+    for (const findings of [[f('a', 'low', null), f('b', 'high', 1), f('b', 'high', 2)], [], [f('a', 'high', null)]]) {
+      const side = emptySide();
+      for (const finding of findings) addFinding(impact, side, finding);
+      closeSide(impact, side);
+    }
     expect(impact).toEqual({
       flagged_scans: 2,
       violations: 4,
@@ -30,10 +51,79 @@ describe('policy impact', () => {
     });
   });
 
+  it('keeps the worst severity of a scan as its rank', () => {
+    expect(sideOf([]).worst).toBe(0);
+    expect(sideOf([f('a', 'low', 1), f('b', 'high', null), f('c', 'low', 2)]).worst).toBe(3);
+  });
+
   it('compares findings in any order, word for word', () => {
-    expect(sameFindings([f('a', 'low', 1), f('b', 'high', null)], [f('b', 'high', null), f('a', 'low', 1)])).toBe(true);
-    expect(sameFindings([f('a', 'low', 1)], [f('a', 'low', 2)])).toBe(false);
-    expect(sameFindings([f('a', 'low', 1)], [f('a', 'low', 1, 'over the limit of 2')])).toBe(false);
-    expect(sameFindings([f('a', 'low', 1)], [f('a', 'low', 1), f('a', 'low', 1)])).toBe(false);
+    const same = (a: FindingKey[], b: FindingKey[]) => sameSides(sideOf(a), sideOf(b));
+    expect(same([f('a', 'low', 1), f('b', 'high', null)], [f('b', 'high', null), f('a', 'low', 1)])).toBe(true);
+    expect(same([], [])).toBe(true);
+    expect(same([f('a', 'low', 1)], [f('a', 'low', 2)])).toBe(false);
+    expect(same([f('a', 'low', 1)], [f('a', 'high', 1)])).toBe(false);
+    expect(same([f('a', 'low', 1)], [f('a', 'low', null)])).toBe(false);
+    expect(same([f('a', 'low', 1)], [f('a', 'low', 1, 'over the limit of 2')])).toBe(false);
+    expect(same([f('a', 'low', 1)], [f('a', 'low', 1), f('a', 'low', 1)])).toBe(false);
+    // Equal multisets of other findings: a sum of hashes must not cancel out.
+    expect(same([f('a', 'low', 1), f('a', 'low', 1)], [f('a', 'low', 2), f('a', 'low', 0)])).toBe(false);
+  });
+
+  it('tells every pair of distinct findings of a large timeline apart', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 50_000; i++) {
+      const side = sideOf([f('tokens.request_limit', 'low', i, `a request used ${i} tokens`)]);
+      seen.add(`${side.sumA}:${side.sumB}`);
+    }
+    expect(seen.size).toBe(50_000);
+  });
+
+  it('evaluates a timeline in slices exactly as whole, once the scan-level rules are taken apart', () => {
+    const policy: Policy = {
+      max_tokens_per_scan: 10,
+      max_tokens_per_request: 50,
+      allowed_tools: ['other'],
+      blocked_tools: ['Tool'],
+      blocked_actions: ['shell'],
+    };
+    const timeline = Array.from({ length: 23 }, (_, i) => ({ action: i % 3 ? 'edit' : 'SHELL', tokens: i * 7 }));
+    const subject = { tool: 'tool', tokens: 500 };
+    const whole = evaluatePolicy(policy, { ...subject, timeline });
+    const sliced = [...evaluatePolicy(policy, { ...subject, timeline: [] })];
+    for (let from = 0; from < timeline.length; from += 5) {
+      const part = evaluatePolicy(timelineRules(policy), { ...subject, timeline: timeline.slice(from, from + 5) });
+      sliced.push(...part.map((finding) => ({ ...finding, timeline_index: finding.timeline_index! + from })));
+    }
+    expect(sliced).toEqual(whole);
+  });
+
+  it('plans reads that never exceed the budget, small items together and large ones in slices', () => {
+    const steps = planReads(
+      [
+        { key: 'a', rows: 3 },
+        { key: 'none', rows: 0 },
+        { key: 'b', rows: 4 },
+        { key: 'c', rows: 5 },
+        { key: 'big', rows: 23 },
+        { key: 'd', rows: 10 },
+      ],
+      10,
+    );
+    expect(steps).toEqual([
+      { kind: 'items', keys: ['a', 'b'] },
+      { kind: 'items', keys: ['c'] },
+      { kind: 'slice', key: 'big', from: 0, to: 10 },
+      { kind: 'slice', key: 'big', from: 10, to: 20 },
+      { kind: 'slice', key: 'big', from: 20, to: 23 },
+      { kind: 'items', keys: ['d'] },
+    ]);
+    expect(planReads([], 10)).toEqual([]);
+  });
+
+  it('takes as many scans into a round as fit, and always one', () => {
+    expect(takeWithin([4, 4, 4], 10)).toBe(2);
+    expect(takeWithin([40, 1], 10)).toBe(1);
+    expect(takeWithin([0, 0, 10, 1], 10)).toBe(3);
+    expect(takeWithin([], 10)).toBe(0);
   });
 });
