@@ -141,7 +141,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const port = (): number | null => listeningPort;
   app.addHook('onRequest', async (request, reply) => {
-    checkRequestOrigin(request, { allowHosts: options.allowHosts ?? [], port });
+    checkRequestOrigin(request, {
+      allowHosts: options.allowHosts ?? [],
+      port,
+      trustProxy: options.trustProxy === true,
+    });
     const path = normalizedPath(request.url);
     if (!KNOWN_METHODS.has(request.method)) throw methodNotAllowed(request.method, path);
     if (path.includes('\0') || path.split('/').includes('..')) {
