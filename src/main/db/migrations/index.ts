@@ -10,6 +10,7 @@ import * as createTimelineCells from './2026_11_24_120000_create_timeline_cells'
 import * as rebuildTimelineEntries from './2026_11_25_000000_rebuild_timeline_entries';
 import * as createTimelines from './2026_11_25_120000_create_timelines';
 import * as widenScanDaysTokens from './2026_11_25_180000_widen_scan_days_tokens';
+import * as createPolicyRuns from './2026_11_26_101700_create_policy_runs';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -27,4 +28,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_000000_rebuild_timeline_entries': rebuildTimelineEntries,
   '2026_11_25_120000_create_timelines': createTimelines,
   '2026_11_25_180000_widen_scan_days_tokens': widenScanDaysTokens,
+  '2026_11_26_101700_create_policy_runs': createPolicyRuns,
 };
