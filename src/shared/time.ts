@@ -16,7 +16,7 @@ function utc(year: number, month: number, day: number, hours = 0, minutes = 0, s
 
 /** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the range of the contract's timestamp form. */
 const FIRST_MS = utc(0, 0, 1);
-const LAST_MS = utc(9999, 11, 31, 23, 59, 59) + 999;
+export const LAST_TIMESTAMP_MS = utc(9999, 11, 31, 23, 59, 59) + 999;
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
@@ -115,7 +115,7 @@ export function parseRfc3339DateTime(text: string): number | null {
   } else {
     ms = utc(year, month - 1, day, hours, minutes, seconds) + millis - offsetMs;
   }
-  return ms < FIRST_MS || ms > LAST_MS ? null : ms;
+  return ms < FIRST_MS || ms > LAST_TIMESTAMP_MS ? null : ms;
 }
 
 /** A full-date (midnight UTC) or a date-time, as parseDate and parseDateTime read them. */

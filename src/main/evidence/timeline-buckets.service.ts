@@ -1,5 +1,5 @@
 import type { TimelineBucket } from '../../shared/api/evidence';
-import { formatTimestamp } from '../../shared/time';
+import { formatTimestamp, LAST_TIMESTAMP_MS } from '../../shared/time';
 import type { Db } from '../db/database';
 import type { ScanRow } from '../db/tables/scan.table';
 import { inTransaction } from '../db/transaction';
@@ -11,7 +11,7 @@ import {
   cellsIn,
   GRID_MIN_ENTRIES,
   GridBuilder,
-  mergeRanges,
+  keptRanges,
   planBuckets,
   sumBuckets,
   type CellRange,
@@ -89,7 +89,12 @@ export async function timelineBuckets(
   if (!source) return [];
   const { step, buckets } = planBuckets(source, since, until, n);
   const [cells, raws, violations] = await Promise.all([
-    source.cells(mergeRanges(buckets.flatMap((plan) => plan.cells))),
+    source.cells(
+      keptRanges(
+        buckets.flatMap((plan) => plan.cells),
+        source.levels,
+      ),
+    ),
     Promise.all(buckets.flatMap((plan) => plan.raw).map((r) => timelineAggregate(db, scanId, r.from, r.to))),
     violationBucketCounts(db, scanId, { origin: source.origin, width: step, since, until }),
   ]);
@@ -100,7 +105,9 @@ export async function timelineBuckets(
     if (total.count === 0) continue;
     answer.push({
       start: formatTimestamp(plan.start),
-      end: formatTimestamp(plan.end),
+      // The instant after 9999-12-31T23:59:59.999Z has no contract form: a bucket that would end
+      // there ends at that last instant instead, which it then includes.
+      end: formatTimestamp(Math.min(plan.end, LAST_TIMESTAMP_MS)),
       count: total.count,
       tokens: total.tokens,
       min_tokens: total.min,

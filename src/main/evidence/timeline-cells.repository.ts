@@ -5,7 +5,17 @@ import { GRID_MIN_ENTRIES, GridBuilder, type CellRange, type Grid, type LevelCel
 
 // Every query of `timeline_grids` and `timeline_cells`: a long timeline's summary pyramid.
 
-const CELL_SAMPLE = { scan_id: '', level: 0, cell: 0, count: 0, tokens: 0, min_tokens: 0, max_tokens: 0 } as const;
+const CELL_SAMPLE = {
+  scan_id: '',
+  level: 0,
+  cell: 0,
+  low_level: 0,
+  first_cell: 0,
+  count: 0,
+  tokens: 0,
+  min_tokens: 0,
+  max_tokens: 0,
+} as const;
 const CELL_ROWS = 500;
 
 /** Stores a scan's pyramid inside the caller's transaction `trx` on `db`. */
@@ -17,7 +27,7 @@ export async function insertGrid(db: Db, trx: Executor, scanId: string, grid: Gr
   const rows = new BulkInserter(db, trx, 'timeline_cells', CELL_SAMPLE, CELL_ROWS);
   for (const [level, cells] of grid.levels.entries()) {
     for (const c of cells) {
-      const written = rows.push(scanId, level, c.cell, c.count, c.tokens, c.min, c.max);
+      const written = rows.push(scanId, level, c.cell, c.low, c.first, c.count, c.tokens, c.min, c.max);
       if (written) await written;
     }
   }
@@ -29,7 +39,7 @@ export async function findGrid(db: Executor, scanId: string): Promise<TimelineGr
   return row && { ...row, origin: Number(row.origin), width: Number(row.width), levels: Number(row.levels) };
 }
 
-/** Entry count and token sum from the pyramid's top cell (level `levels` − 1 holds only cell 0), or undefined without a pyramid. */
+/** Entry count and token sum from the pyramid's top cell (level `levels` − 1 holds only cell 0, the whole timeline), or undefined without a pyramid. */
 export async function gridTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number } | undefined> {
   const grid = await findGrid(db, scanId);
   if (!grid) return undefined;
@@ -52,7 +62,7 @@ export async function findCells(db: Executor, scanId: string, ranges: readonly C
   const one = (r: CellRange) =>
     db
       .selectFrom('timeline_cells')
-      .select(['level', 'cell', 'count', 'tokens', 'min_tokens', 'max_tokens'])
+      .select(['level', 'cell', 'low_level', 'first_cell', 'count', 'tokens', 'min_tokens', 'max_tokens'])
       .where('scan_id', '=', scanId)
       .where('level', '=', r.level)
       .where('cell', '>=', r.from)
@@ -62,6 +72,8 @@ export async function findCells(db: Executor, scanId: string, ranges: readonly C
   return rows.map((row) => ({
     level: Number(row.level),
     cell: Number(row.cell),
+    low: Number(row.low_level),
+    first: Number(row.first_cell),
     count: Number(row.count),
     tokens: Number(row.tokens),
     min: Number(row.min_tokens),

@@ -1,19 +1,32 @@
 /**
  * A timeline's summary pyramid (pure, no I/O). Level 0 cuts time from the first entry's timestamp
- * (`origin`) into cells of `width` ms; each higher level merges pairs (cell c of level k+1 covers
- * cells 2c and 2c+1 of level k). A cell holds the count, the token sum, min and max of the
- * entries inside it; empty cells are absent. Any range of whole level-0 cells is the sum of at
- * most two cells per level, so a chart of a million entries reads a few hundred summary rows.
+ * (`origin`) into cells of `width` ms; cell c of level k+1 covers cells 2c and 2c+1 of level k. A
+ * cell holds the count, the token sum, min and max of the entries inside it; empty cells are
+ * absent. Any range of whole level-0 cells is the sum of at most two aligned cells per level, so a
+ * chart of a million entries reads a few hundred summary rows.
+ *
+ * Only the cells where entries meet are kept: the non-empty level-0 cells, and each cell whose two
+ * halves both hold entries. A cell with one non-empty half says what that half says, so it is not
+ * kept again: the kept cell it repeats is filed under the highest level it stands for (`level`,
+ * its `cell` there) and remembers the lowest (`low`) and its first level-0 cell (`first`). So a
+ * pyramid over m level-0 cells is at most 2m − 1 rows however far apart its entries are; keeping
+ * every level's cells made an entry alone in its stretch of time one row per level above it, up
+ * to 47 rows each over ten thousand years.
  */
 export interface Cell extends Aggregate {
+  /** Its index on the highest level it stands for (the level it is filed under). */
   cell: number;
+  /** The lowest level it stands for: where its entries split in two; 0 for a level-0 cell. */
+  low: number;
+  /** The index of its first non-empty level-0 cell. */
+  first: number;
 }
 
 export interface Grid {
   origin: number;
   /** Level 0's cell width in ms, a power of two. */
   width: number;
-  /** levels[k], cells in order; the last level has a single cell. */
+  /** levels[k]: the kept cells filed under level k, in order; the last level holds one, the whole timeline. */
   levels: Cell[][];
 }
 
@@ -26,6 +39,21 @@ export const GRID_MIN_ENTRIES = 4096;
 /** Level 0 stays under this many cells: a timeline's pyramid is at most twice as many rows. */
 export const MAX_BASE_CELLS = 1 << 16;
 
+const TWO_32 = 2 ** 32;
+
+/** Index on level `levels` up of level-0 cell `index` (a shift right, for indexes past 32 bits). */
+export const cellAbove = (index: number, levels: number): number => Math.floor(index / 2 ** levels);
+
+/**
+ * The level where level-0 cells a and b first share a cell: the bit length of a XOR b, for
+ * indexes up to 2^53 (bitwise operators see 32 bits).
+ */
+export function meetLevel(a: number, b: number): number {
+  const high = (Math.floor(a / TWO_32) ^ Math.floor(b / TWO_32)) >>> 0;
+  if (high !== 0) return 64 - Math.clz32(high);
+  return 32 - Math.clz32(((a % TWO_32) ^ (b % TWO_32)) >>> 0);
+}
+
 const add = (into: Aggregate, from: Aggregate): void => {
   into.count += from.count;
   into.tokens += from.tokens;
@@ -33,23 +61,18 @@ const add = (into: Aggregate, from: Aggregate): void => {
   if (from.max > into.max) into.max = from.max;
 };
 
-/** Cells of the level above: pairs merged. */
-export function coarsen(cells: readonly Cell[]): Cell[] {
-  const out: Cell[] = [];
-  for (const cell of cells) {
-    const parent = Math.floor(cell.cell / 2);
-    const last = out[out.length - 1];
-    if (last && last.cell === parent) add(last, cell);
-    else out.push({ ...cell, cell: parent });
-  }
-  return out;
+/** A level-0 cell while the builder reads entries. */
+interface BaseCell extends Aggregate {
+  cell: number;
 }
 
 /**
- * coarsen() for a level nobody else holds, reusing its cells: a million-entry timeline coarsens
- * its level 0 a dozen times while it streams past, and new cells for each cost a fifth of an import.
+ * Level 0 at twice the width, reusing its cells: a million-entry timeline coarsens its level 0 a
+ * dozen times while it streams past, and new cells for each cost a fifth of an import. The width
+ * doubles at most once per bit of the timeline's span, so the work stays bounded by n plus about
+ * 50 passes over MAX_BASE_CELLS cells whatever the spread.
  */
-function coarsenInPlace(cells: Cell[]): void {
+function coarsenInPlace(cells: BaseCell[]): void {
   let kept = 0;
   for (const cell of cells) {
     const parent = Math.floor(cell.cell / 2);
@@ -70,7 +93,7 @@ function coarsenInPlace(cells: Cell[]): void {
 export class GridBuilder {
   private origin: number | undefined;
   private width = 1;
-  private cells: Cell[] = [];
+  private cells: BaseCell[] = [];
 
   constructor(private readonly maxCells = MAX_BASE_CELLS) {}
 
@@ -96,13 +119,61 @@ export class GridBuilder {
   /** The pyramid, or undefined for an empty timeline. */
   finish(): Grid | undefined {
     if (this.origin === undefined) return undefined;
-    const levels = [this.cells];
-    // Cell 0 holds the first entry, so a level of one cell is the top.
-    while (levels[levels.length - 1]!.length > 1) {
-      levels.push(coarsen(levels[levels.length - 1]!));
-    }
-    return { origin: this.origin, width: this.width, levels };
+    return { origin: this.origin, width: this.width, levels: keptCells(this.cells) };
   }
+}
+
+/** A kept cell while its right side is still being read. */
+interface OpenCell {
+  low: number;
+  first: number;
+  total: Aggregate;
+}
+
+/**
+ * The kept cells of level-0 cells `base` (in order, the first one cell 0), by level, in one pass:
+ * the cells along the right edge of what has been read wait on a stack until an entry lands
+ * outside them, which fixes the level of the cell above them and so the highest level they stand
+ * for. Two neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b).
+ */
+function keptCells(base: readonly BaseCell[]): Cell[][] {
+  const levels = meetLevel(0, base[base.length - 1]!.cell) + 1;
+  const kept: Cell[][] = Array.from({ length: levels }, () => []);
+  const keep = (open: OpenCell, aboveLow: number): void => {
+    const level = aboveLow - 1;
+    kept[level]!.push({ ...open.total, cell: cellAbove(open.first, level), low: open.low, first: open.first });
+  };
+  /** Closes the open cells below `low` (each into the one under it) and returns the outermost. */
+  const closeBelow = (stack: OpenCell[], low: number): OpenCell | undefined => {
+    let done: OpenCell | undefined;
+    while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
+      const open = stack.pop()!;
+      if (done) {
+        add(open.total, done.total);
+        keep(done, open.low);
+      }
+      done = open;
+    }
+    return done;
+  };
+  const stack: OpenCell[] = [];
+  let previous = 0;
+  for (const leaf of base) {
+    if (stack.length > 0) {
+      const low = meetLevel(previous, leaf.cell);
+      const left = closeBelow(stack, low)!;
+      keep(left, low);
+      stack.push({ low, first: left.first, total: { ...left.total } });
+    }
+    stack.push({
+      low: 0,
+      first: leaf.cell,
+      total: { count: leaf.count, tokens: leaf.tokens, min: leaf.min, max: leaf.max },
+    });
+    previous = leaf.cell;
+  }
+  keep(closeBelow(stack, Infinity)!, levels);
+  return kept;
 }
 
 /** A run of consecutive cells [from, to) of one level. */
@@ -139,7 +210,7 @@ export interface BucketPlan {
   index: number;
   start: number;
   end: number;
-  /** Whole level-0 cells inside, as aligned ranges. */
+  /** Whole level-0 cells inside, as aligned cells (kept or not; keptRanges says where to read them). */
   cells: CellRange[];
   /** Ranges of time [from, to) at the window's ends that cut a level-0 cell: read raw. */
   raw: { from: number; to: number }[];
@@ -199,12 +270,12 @@ export function combine(parts: readonly Aggregate[]): Aggregate {
   return total;
 }
 
-/** A cell with its level: where it sits in the pyramid. */
+/** A kept cell with the level it is filed under. */
 export interface LevelCell extends Cell {
   level: number;
 }
 
-/** The cells of `levels` that fall in `ranges`, straight from an in-memory pyramid. */
+/** The kept cells of `levels` filed in `ranges`, straight from an in-memory pyramid. */
 export function cellsIn(levels: readonly (readonly Cell[])[], ranges: readonly CellRange[]): LevelCell[] {
   const out: LevelCell[] = [];
   for (const { level, from, to } of ranges) {
@@ -222,8 +293,26 @@ export function cellsIn(levels: readonly (readonly Cell[])[], ranges: readonly C
 }
 
 /**
- * Sums located cells and raw parts into their buckets: `cells` in any order (as a query returns
- * them), `raws` in the order of the plans' raw ranges.
+ * Where the kept cells that stand for aligned `cells` are filed: a kept cell is filed under the
+ * highest level it stands for, so an aligned cell's is at its own level or one above, under the
+ * cell that holds it there. Ranges per level, merged: the window's two ends and its middle.
+ */
+export function keptRanges(cells: readonly CellRange[], levels: number): CellRange[] {
+  const ranges: CellRange[] = [];
+  for (const { level, from, to } of mergeRanges(cells)) {
+    for (let above = level; above < levels; above++) {
+      const up = above - level;
+      ranges.push({ level: above, from: cellAbove(from, up), to: cellAbove(to - 1, up) + 1 });
+    }
+  }
+  return mergeRanges(ranges);
+}
+
+/**
+ * Sums located kept cells and raw parts into their buckets: `cells` in any order (as a query
+ * returns them), `raws` in the order of the plans' raw ranges. A kept cell counts for the one
+ * aligned cell of a plan it stands for, if any (aligned cells of the plans never overlap, and the
+ * ones a kept cell stands for all hold each other); one read for its neighbours counts for none.
  */
 export function sumBuckets(
   plans: readonly BucketPlan[],
@@ -236,8 +325,13 @@ export function sumBuckets(
   }
   const parts = plans.map(() => [] as Aggregate[]);
   for (const cell of cells) {
-    const i = owner.get(`${cell.level}:${cell.cell}`);
-    if (i !== undefined) parts[i]!.push(cell);
+    for (let level = cell.low; level <= cell.level; level++) {
+      const i = owner.get(`${level}:${cellAbove(cell.first, level)}`);
+      if (i !== undefined) {
+        parts[i]!.push(cell);
+        break;
+      }
+    }
   }
   let raw = 0;
   for (const [i, plan] of plans.entries()) for (let r = 0; r < plan.raw.length; r++) parts[i]!.push(raws[raw++]!);

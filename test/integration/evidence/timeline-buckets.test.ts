@@ -154,6 +154,50 @@ describe('timeline buckets from summary pyramids', () => {
     await expectExact(ctx, storedAs, entries, other);
   });
 
+  it('a timeline spread over millennia keeps at most about two rows per entry, and its buckets stay in the contract form', async () => {
+    // Half 1 ms apart in 2026, half spread over the years 5000–9999 up to the last instant the
+    // contract's form can write: each spread entry is alone in its stretch of time for thirty
+    // levels and more.
+    const half = 5000;
+    const from = Date.parse('5000-01-01T00:00:00.000Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    const stamps = [
+      ...Array.from({ length: half }, (_, i) => T0 + i),
+      ...Array.from({ length: half }, (_, i) => from + Math.floor(((last - from) * i) / (half - 1))),
+    ];
+    const timeline = stamps.map((t, i) => ({ timestamp: new Date(t).toISOString(), action: 'a', tokens: i % 11 }));
+    const scan = await submitScan(ctx, {
+      tool: 't',
+      action: 'a',
+      tokens: timeline.reduce((sum, e) => sum + e.tokens, 0),
+      timeline,
+    });
+    expect(await gridRows(ctx, scan.id)).toBeLessThanOrEqual(2 * stamps.length);
+    const form = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+    for (const query of [
+      'n=1000',
+      'n=7',
+      `n=50&since=${new Date(T0 + 10).toISOString()}&until=${new Date(T0 + 4000).toISOString()}`,
+    ]) {
+      const answer = await buckets(ctx, scan.id, query);
+      let counted = 0;
+      for (const bucket of answer) {
+        expect(bucket.start).toMatch(form);
+        expect(bucket.end).toMatch(form);
+        const start = Date.parse(bucket.start);
+        // The one bucket end the form cannot write, just after its last instant, is that instant.
+        const stop = bucket.end === '9999-12-31T23:59:59.999Z' ? last + 1 : Date.parse(bucket.end);
+        const { start: _s, end: _e, ...numbers } = bucket;
+        expect(numbers, `${query} ${bucket.start}`).toEqual(await direct(ctx, scan.id, start, stop));
+        counted += bucket.count;
+      }
+      if (!query.includes('since')) {
+        expect(counted).toBe(stamps.length);
+        expect(answer.at(-1)!.end).toBe('9999-12-31T23:59:59.999Z');
+      }
+    }
+  });
+
   it('a short timeline keeps no pyramid', async () => {
     const scan = await submitScan(ctx, {
       tool: 't',

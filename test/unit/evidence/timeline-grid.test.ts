@@ -4,6 +4,9 @@ import {
   combine,
   decompose,
   GridBuilder,
+  keptRanges,
+  MAX_BASE_CELLS,
+  meetLevel,
   mergeRanges,
   planBuckets,
   sumBuckets,
@@ -49,7 +52,10 @@ function buckets(grid: Grid, entries: readonly Entry[], since: number, until: nu
   // As a query would return them: all cells at once, in no particular order.
   const cells = cellsIn(
     grid.levels,
-    plans.flatMap((plan) => plan.cells),
+    keptRanges(
+      plans.flatMap((plan) => plan.cells),
+      grid.levels.length,
+    ),
   ).reverse();
   const raws = plans.flatMap((plan) => plan.raw).map((r) => direct(entries, r.from, r.to));
   const totals = sumBuckets(plans, cells, raws);
@@ -62,10 +68,75 @@ describe('GridBuilder', () => {
     const builder = new GridBuilder(64);
     for (const e of entries) builder.push(e.timestamp, e.tokens);
     const grid = builder.finish()!;
-    expect(grid.levels[0]!.length).toBeLessThanOrEqual(64);
+    const base = grid.levels.flat().filter((cell) => cell.low === 0);
+    expect(base.length).toBeLessThanOrEqual(64);
     expect(Math.log2(grid.width) % 1).toBe(0);
     expect(grid.levels.at(-1)).toHaveLength(1);
-    for (const level of grid.levels) expect(combine(level)).toEqual(direct(entries, -Infinity, Infinity));
+    expect(grid.levels.at(-1)![0]).toMatchObject(direct(entries, -Infinity, Infinity));
+    expect(combine(base)).toEqual(direct(entries, -Infinity, Infinity));
+  });
+
+  it('keeps each cell once, filed in order, saying what the entries of every aligned cell it stands for say', () => {
+    const entries = timeline(random(3), 3000);
+    const builder = new GridBuilder(100);
+    for (const e of entries) builder.push(e.timestamp, e.tokens);
+    const grid = builder.finish()!;
+    const origin = entries[0]!.timestamp;
+    for (const [level, cells] of grid.levels.entries()) {
+      for (const [i, cell] of cells.entries()) {
+        if (i > 0) expect(cell.cell).toBeGreaterThan(cells[i - 1]!.cell);
+        expect(cell.low).toBeLessThanOrEqual(level);
+        for (let k = cell.low; k <= level; k++) {
+          const size = grid.width * 2 ** k;
+          const start = origin + Math.floor(cell.first / 2 ** k) * size;
+          const { count, tokens, min, max } = cell;
+          expect({ count, tokens, min, max }).toEqual(direct(entries, start, start + size));
+        }
+      }
+    }
+  });
+
+  it('is at most 2m − 1 rows for m level-0 cells however far apart the entries are', () => {
+    const next = random(99);
+    const first = Date.parse('0000-01-01T00:00:00.000Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    // Half a dense burst, half spread over ten thousand years: every spread entry is alone in its
+    // stretch of time for thirty levels and more.
+    const stamps = [
+      ...Array.from({ length: 2000 }, (_, i) => Date.UTC(2026, 10, 1) + i),
+      ...Array.from({ length: 2000 }, () => first + Math.floor(next() * (last - first))),
+      last,
+    ].sort((a, b) => a - b);
+    const entries = stamps.map((timestamp, i) => ({ timestamp, tokens: i % 13 }));
+    for (const limit of [MAX_BASE_CELLS, 1000, 7]) {
+      const builder = new GridBuilder(limit);
+      for (const e of entries) builder.push(e.timestamp, e.tokens);
+      const grid = builder.finish()!;
+      const base = grid.levels.flat().filter((cell) => cell.low === 0).length;
+      expect(grid.levels.flat().length).toBeLessThanOrEqual(2 * base - 1);
+      expect(grid.levels.at(-1)).toHaveLength(1);
+      const answer = buckets(grid, entries, stamps[0]!, last + 1, 500);
+      // A chart reads about a kept cell per bucket, not one per level per bucket.
+      for (const [since, until] of [
+        [stamps[0]!, last + 1],
+        [stamps[1000]! + 1, stamps[3000]! - 1],
+      ] as const) {
+        const plans = planBuckets({ ...grid, levels: grid.levels.length }, since, until, 500).buckets;
+        const read = cellsIn(
+          grid.levels,
+          keptRanges(
+            plans.flatMap((plan) => plan.cells),
+            grid.levels.length,
+          ),
+        );
+        expect(read.length).toBeLessThanOrEqual(2 * plans.length + 4 * grid.levels.length);
+      }
+      for (const bucket of answer) {
+        const { start, end, ...aggregate } = bucket;
+        expect(aggregate).toEqual(direct(entries, start, end));
+      }
+      expect(combine(answer)).toEqual(direct(entries, -Infinity, Infinity));
+    }
   });
 
   it('refuses entries out of timestamp order, and has nothing for no entries', () => {
@@ -74,6 +145,18 @@ describe('GridBuilder', () => {
     builder.push(200, 1);
     expect(() => builder.push(50, 1)).toThrow(/order/);
     expect(new GridBuilder().finish()).toBeUndefined();
+  });
+});
+
+describe('meetLevel', () => {
+  it('is the bit length of a XOR b, past 32 bits too', () => {
+    expect(meetLevel(0, 0)).toBe(0);
+    expect(meetLevel(2, 3)).toBe(1);
+    expect(meetLevel(1, 2)).toBe(2);
+    expect(meetLevel(0, 2 ** 32)).toBe(33);
+    expect(meetLevel(2 ** 40 + 5, 2 ** 40 + 6)).toBe(2);
+    expect(meetLevel(2 ** 52, 2 ** 52 + 2 ** 33)).toBe(34);
+    expect(meetLevel(0, 2 ** 53 - 1)).toBe(53);
   });
 });
 

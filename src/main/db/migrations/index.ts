@@ -11,6 +11,7 @@ import * as rebuildTimelineEntries from './2026_11_25_000000_rebuild_timeline_en
 import * as createTimelines from './2026_11_25_120000_create_timelines';
 import * as widenScanDaysTokens from './2026_11_25_180000_widen_scan_days_tokens';
 import * as createPolicyRuns from './2026_11_26_101700_create_policy_runs';
+import * as keepMeetingTimelineCells from './2026_11_26_114300_keep_meeting_timeline_cells';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -29,4 +30,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_120000_create_timelines': createTimelines,
   '2026_11_25_180000_widen_scan_days_tokens': widenScanDaysTokens,
   '2026_11_26_101700_create_policy_runs': createPolicyRuns,
+  '2026_11_26_114300_keep_meeting_timeline_cells': keepMeetingTimelineCells,
 };

@@ -14,6 +14,10 @@ export interface TimelineCellTable {
   scan_id: string;
   level: number;
   cell: number;
+  /** The lowest level the row stands for: where its entries split in two; 0 for a level-0 cell. */
+  low_level: number;
+  /** Index of the row's first non-empty level-0 cell. */
+  first_cell: number;
   count: number;
   tokens: number;
   min_tokens: number;
