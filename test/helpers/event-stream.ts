@@ -11,10 +11,18 @@ export interface EventStreamClient {
   waitFor(match: (event: StreamEvent) => boolean, timeoutMs?: number): Promise<StreamEvent>;
   close(): void;
   response: IncomingMessage;
+  /** Resolves when the server ends the stream (or the connection drops). */
+  ended: Promise<void>;
 }
 
+/** A bearer token, or the `Cookie` header of a browser session. */
+export type StreamCredential = string | { cookie: string };
+
+const authHeaders = (credential: StreamCredential): Record<string, string> =>
+  typeof credential === 'string' ? { authorization: `Bearer ${credential}` } : { cookie: credential.cookie };
+
 /** Opens GET /v1/events on a listening server as a browser's EventSource would, parsing what comes. */
-export function openEventStream(port: number, token: string): Promise<EventStreamClient> {
+export function openEventStream(port: number, credential: StreamCredential): Promise<EventStreamClient> {
   return new Promise((resolve, reject) => {
     const events: StreamEvent[] = [];
     const waiters = new Set<() => void>();
@@ -23,13 +31,24 @@ export function openEventStream(port: number, token: string): Promise<EventStrea
         host: '127.0.0.1',
         port,
         path: '/v1/events',
-        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+        headers: { ...authHeaders(credential), accept: 'text/event-stream' },
       },
       (response) => {
         if (response.statusCode !== 200) {
-          reject(new Error(`GET /v1/events answered ${response.statusCode}`));
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () =>
+            reject(
+              Object.assign(new Error(`GET /v1/events answered ${response.statusCode}`), {
+                status: response.statusCode,
+                body,
+              }),
+            ),
+          );
           return;
         }
+        const ended = new Promise<void>((done) => response.once('close', done));
         response.setEncoding('utf8');
         let buffered = '';
         response.on('data', (chunk: string) => {
@@ -66,6 +85,7 @@ export function openEventStream(port: number, token: string): Promise<EventStrea
           },
           close: () => req.destroy(),
           response,
+          ended,
         });
       },
     );
