@@ -12,8 +12,7 @@ import { Health } from '../../shared/api/health';
 import type { Db } from '../db/database';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
-import { importRoutes } from '../evidence/import/imports.routes';
-import type { ImportLimits } from '../evidence/import/package-archive';
+import { importRoutes, type ImportRouteLimits } from '../evidence/import/imports.routes';
 import { packageRoutes } from '../evidence/export/packages.routes';
 import { organizationRoutes } from '../organizations/organizations.routes';
 import { policyRoutes } from '../policies/policies.routes';
@@ -53,7 +52,7 @@ export interface AppOptions {
   /** The built renderer to serve at `/`; without it `/` explains how to build it. */
   rendererDir?: string | null;
   /** Evidence import limits (SPEC.md §8); the defaults, unless a test needs them small. */
-  importLimits?: Partial<ImportLimits>;
+  importLimits?: Partial<ImportRouteLimits>;
   /** The data directory, for the settings page (its token file); absent in some tests. */
   dataDir?: string;
 }

@@ -4,6 +4,26 @@ import { VERSION } from '../version';
 import { buildApp } from './app';
 import type { LogDestination } from './logging';
 import type { App } from '../http/route-types';
+import type { ImportRouteLimits } from '../evidence/import/imports.routes';
+
+/**
+ * How long a client may take to send a request. Node's defaults are off under Fastify (a request
+ * could take forever); an upload that pauses is ended sooner by the import route's idle limit.
+ */
+export interface RequestTimeouts {
+  /** The request line and headers. */
+  headersMs: number;
+  /** The whole request, body included: 512 MiB at about 1 MB/s. */
+  requestMs: number;
+  /** How often Node looks for requests past either limit: they end up to this much later. */
+  checkEveryMs: number;
+}
+
+export const DEFAULT_REQUEST_TIMEOUTS: RequestTimeouts = {
+  headersMs: 30_000,
+  requestMs: 10 * 60_000,
+  checkEveryMs: 5_000,
+};
 
 export interface ServerOptions {
   workspace: Workspace;
@@ -13,6 +33,9 @@ export interface ServerOptions {
   trustProxy?: boolean;
   rendererDir?: string | null;
   log?: LogDestination;
+  /** The defaults, unless a test needs them short. */
+  timeouts?: Partial<RequestTimeouts>;
+  importLimits?: Partial<ImportRouteLimits>;
 }
 
 export interface RunningServer {
@@ -31,7 +54,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     allowHosts: options.allowHosts,
     trustProxy: options.trustProxy,
     rendererDir: options.rendererDir,
+    importLimits: options.importLimits,
   });
+  const timeouts = { ...DEFAULT_REQUEST_TIMEOUTS, ...options.timeouts };
+  // Read by Node when the server starts listening, so set before. The interval is a constructor
+  // option that Node keeps as a property; its types only name the option.
+  const server = app.server as typeof app.server & { connectionsCheckingInterval: number };
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.connectionsCheckingInterval = timeouts.checkEveryMs;
   await app.listen({ port: options.port, host: options.host });
   warmWalCheckpointer(options.workspace.db);
   const address = app.server.address();
