@@ -23,6 +23,8 @@ const ENTRIES = 100_000;
 const YEAR_START = Date.UTC(2025, 0, 1);
 const RANGE = { since: '2025-01-01T00:00:00Z', until: '2026-01-01T00:00:00Z' };
 const DRAFT: Policy = { ...EMPTY_POLICY, blocked_actions: ['tool.call'], max_tokens_per_request: 3900 };
+/** Another policy, so that the last test does not depend on what the one before left. */
+const APPLIED: Policy = { ...EMPTY_POLICY, blocked_actions: ['embedding'], max_tokens_per_request: 3950 };
 
 interface Opened {
   status: Promise<number>;
@@ -256,7 +258,7 @@ describe('policy runs over long timelines', () => {
   });
 
   it("re-evaluates without holding the writer: another user's submit goes through meanwhile, readers see all or nothing", async () => {
-    expect((await send('PUT', `/v1/organizations/${orgId}/policy`, DRAFT)).statusCode).toBe(200);
+    expect((await send('PUT', `/v1/organizations/${orgId}/policy`, APPLIED)).statusCode).toBe(200);
     const stored = async () =>
       Number(
         (await ctx.db
@@ -266,7 +268,7 @@ describe('policy runs over long timelines', () => {
           .executeTakeFirst())!.n ?? 0,
       );
     const before = await stored();
-    const expected = (await recount(DRAFT)).violations;
+    const expected = (await recount(APPLIED)).violations;
     expect(expected).not.toBe(before);
 
     const other = await ctx.createUser('other');
