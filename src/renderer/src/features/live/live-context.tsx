@@ -28,8 +28,9 @@ const LiveContext = createContext<LiveState>({ status: 'connecting', heard: [] }
 /**
  * One EventSource on GET /v1/events for the signed-in viewer: scans stored from now on (by the
  * CLI, an import, another viewer) are kept for the scans page's "new scans" count, and the
- * overview's numbers are refreshed. After a reconnect (a server restart, say) events sent
- * meanwhile are lost, so everything shown is refreshed instead.
+ * overview's numbers are refreshed. After a reconnect (a server restart, say, or a `reload` event
+ * the server sends a viewer too far behind) events sent meanwhile are lost, so everything shown
+ * is refreshed instead.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -72,6 +73,15 @@ export function LiveProvider({ children }: { children: ReactNode }) {
         attempts += 1;
         reopen = setTimeout(open, Math.min(REOPEN_MAX_MS, REOPEN_MS * 2 ** Math.min(attempts - 1, 5)));
       };
+      // The server dropped events for this viewer (it fell behind) and ends the stream: reconnect
+      // at once and refetch everything shown, as after any drop.
+      source.addEventListener('reload', () => {
+        source?.close();
+        dropped = true;
+        setState((current) => ({ ...current, status: 'reconnecting' }));
+        clearTimeout(reopen);
+        reopen = setTimeout(open, REOPEN_MS);
+      });
       source.addEventListener('scans', (event) => {
         const { scans } = JSON.parse((event as MessageEvent<string>).data) as { scans: ScanSummary[] };
         const at = Date.now();
