@@ -8,9 +8,16 @@ export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--dat
   SQLite file; several servers may share one database. The data directory still holds the token file.
   --trust-proxy believes X-Forwarded-Proto from a TLS proxy on this machine (session cookies become Secure).`;
 
-export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--database postgres://…]]
+export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--user USER_ID] [--database postgres://…]]
+scandesk token list | create | rotate [--user USER_ID]   [--json] [--url URL] [--token T]
+scandesk token revoke TOKEN_ID                           [--json] [--url URL] [--token T]
   Prints the workspace owner's token of a data directory. --rotate revokes it and issues a new one
-  (in the PostgreSQL store of --database or SCANDESK_DATABASE_URL, when the server uses one).`;
+  (in the PostgreSQL store of --database or SCANDESK_DATABASE_URL, when the server uses one), written
+  to the token file; with --user it rotates that user's tokens instead and prints the new one.
+  list, create, rotate and revoke work through the server: your own tokens, or with --user any
+  user's (workspace owner only). create and rotate print the new token once; rotate and revoke end
+  the browser sessions the revoked tokens signed in. The token in the data directory's token file is
+  changed by rotating, never revoked alone.`;
 
 export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | delete ID   [--json] [--url URL] [--token T]
   Lists, creates, renames or deletes organizations.`;

@@ -200,7 +200,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const deps = { db: options.db };
-  await app.register(userRoutes, deps);
+  await app.register(userRoutes, { ...deps, dataDir: options.dataDir });
   await app.register(sessionRoutes, { ...deps, port });
   await app.register(organizationRoutes, deps);
   await app.register(teamRoutes, deps);

@@ -41,6 +41,25 @@ export function judgeSession(session: SessionTimes, at: Date, port: number | nul
   return { live: true, touch: now - lastUsed >= TOUCH_INTERVAL_MS };
 }
 
+/**
+ * When a session is over unless it is used again: the earlier of its absolute end and its idle
+ * deadline. Stored beside the times it derives from, so that ended sessions can be found by an
+ * index and purged without reading every live one.
+ */
+export function sessionEndsAt(session: Pick<SessionTimes, 'last_used_at' | 'idle_ms' | 'expires_at'>): string {
+  const idleEnd = Date.parse(session.last_used_at) + session.idle_ms;
+  return idleEnd < Date.parse(session.expires_at) ? new Date(idleEnd).toISOString() : session.expires_at;
+}
+
+/** Ended sessions one sign-in deletes at most: a sign-in never pays for a long backlog at once. */
+export const PURGE_BATCH = 100;
+
+/**
+ * Browser sessions one user may hold at once; a sign-in past it ends their least recently used
+ * ones. A script that signs in in a loop cannot grow the table without bound within a lifetime.
+ */
+export const MAX_SESSIONS_PER_USER = 20;
+
 /** The columns a new session starts with. */
 export function sessionTimes(lifetime: SessionLifetime, at: Date, port: number | null): SessionTimes {
   const createdAt = at.toISOString();

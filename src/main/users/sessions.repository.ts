@@ -1,29 +1,91 @@
 import type { Executor } from '../db/database';
 import type { UserRow } from '../db/tables/user.table';
-import { judgeSession, sessionTimes, type SessionLifetime } from './session-policy';
+import {
+  judgeSession,
+  MAX_SESSIONS_PER_USER,
+  PURGE_BATCH,
+  sessionEndsAt,
+  sessionTimes,
+  type SessionLifetime,
+} from './session-policy';
 import { generateToken, hashToken } from './token';
 
 export interface NewSessionOptions {
   lifetime: SessionLifetime;
   /** The port of the server that makes it: the session is good there only. */
   port: number | null;
+  /** The token that signed in (revoking it ends the session); absent for the desktop window's own. */
+  tokenId?: string | undefined;
   at?: Date;
 }
 
-/** Starts a browser session for a user; returns the id for the cookie (stored only hashed). */
+/**
+ * Starts a browser session for a user; returns the id for the cookie (stored only hashed). Each
+ * sign-in also clears away sessions that have ended and the user's least recently used ones past
+ * MAX_SESSIONS_PER_USER, so the table holds what is live, not every sign-in there ever was.
+ */
 export async function createSession(db: Executor, userId: string, options: NewSessionOptions): Promise<string> {
   const at = options.at ?? new Date();
   const id = generateToken().replace(/^sdt_/, 'sds_');
+  const times = sessionTimes(options.lifetime, at, options.port);
   await db
     .insertInto('sessions')
     .values({
       id_hash: hashToken(id),
       user_id: userId,
+      token_id: options.tokenId ?? null,
       created_at: at.toISOString(),
-      ...sessionTimes(options.lifetime, at, options.port),
+      ...times,
+      ends_at: sessionEndsAt(times),
     })
     .execute();
+  await purgeEndedSessions(db, at);
+  if (options.tokenId !== undefined) await endSessionsPastLimit(db, userId);
   return id;
+}
+
+/** Deletes up to `limit` sessions that ended by `at`; returns how many. */
+export async function purgeEndedSessions(db: Executor, at = new Date(), limit = PURGE_BATCH): Promise<number> {
+  const ended = await db
+    .selectFrom('sessions')
+    .select('id_hash')
+    .where('ends_at', '<=', at.toISOString())
+    .limit(limit)
+    .execute();
+  if (ended.length === 0) return 0;
+  await db
+    .deleteFrom('sessions')
+    .where(
+      'id_hash',
+      'in',
+      ended.map((row) => row.id_hash),
+    )
+    .execute();
+  return ended.length;
+}
+
+/** Ends a user's least recently used browser sessions beyond MAX_SESSIONS_PER_USER. */
+async function endSessionsPastLimit(db: Executor, userId: string): Promise<void> {
+  const surplus = await db
+    .selectFrom('sessions')
+    .select('id_hash')
+    .where('user_id', '=', userId)
+    .where('token_id', 'is not', null)
+    .orderBy('last_used_at', 'desc')
+    .orderBy('created_at', 'desc')
+    .orderBy('id_hash')
+    .limit(PURGE_BATCH)
+    .offset(MAX_SESSIONS_PER_USER)
+    .execute();
+  if (surplus.length === 0) return;
+  await db
+    .deleteFrom('sessions')
+    .where(
+      'id_hash',
+      'in',
+      surplus.map((row) => row.id_hash),
+    )
+    .execute();
 }
 
 /**
@@ -60,7 +122,12 @@ export async function findUserBySession(
     return undefined;
   }
   if (verdict.touch) {
-    await db.updateTable('sessions').set({ last_used_at: at.toISOString() }).where('id_hash', '=', idHash).execute();
+    const lastUsedAt = at.toISOString();
+    await db
+      .updateTable('sessions')
+      .set({ last_used_at: lastUsedAt, ends_at: sessionEndsAt({ ...row, last_used_at: lastUsedAt }) })
+      .where('id_hash', '=', idHash)
+      .execute();
   }
   return { id: row.id, name: row.name, is_workspace_owner: row.is_workspace_owner, created_at: row.created_at };
 }
@@ -73,7 +140,17 @@ export async function deleteSession(db: Executor, sessionId: string): Promise<vo
   await deleteSessionByHash(db, hashToken(sessionId));
 }
 
-/** Every browser and desktop session of a user: a rotated token must not leave one signed in. */
-export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/**
+ * Every browser and desktop session of a user: a rotated token must not leave one signed in.
+ * Returns the hashes of the ended sessions, whose open event streams end with them.
+ */
+export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.deleteFrom('sessions').where('user_id', '=', userId).returning('id_hash').execute();
+  return rows.map((row) => row.id_hash);
+}
+
+/** The sessions a token signed in; returns their hashes, like deleteSessionsOfUser. */
+export async function deleteSessionsOfToken(db: Executor, tokenId: string): Promise<string[]> {
+  const rows = await db.deleteFrom('sessions').where('token_id', '=', tokenId).returning('id_hash').execute();
+  return rows.map((row) => row.id_hash);
 }

@@ -3,9 +3,8 @@ import { inTransaction } from '../db/transaction';
 import type { UserRow } from '../db/tables/user.table';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
-import { deleteSessionsOfUser } from './sessions.repository';
 import { generateToken } from './token';
-import { deleteTokensOfUser, findWorkspaceOwner, insertToken, insertUser } from './users.repository';
+import { findWorkspaceOwner, insertToken, insertUser } from './users.repository';
 
 export interface CreatedUser {
   user: UserRow;
@@ -47,17 +46,6 @@ async function insertUserWithToken(
   await insertUser(trx, user);
   await insertToken(trx, { id: newId('token'), user_id: user.id, token, created_at: user.created_at });
   return { user, token };
-}
-
-/** Revokes every token and ends every session of a user, and issues a new token. */
-export async function rotateToken(db: Db, userId: string): Promise<string> {
-  const token = generateToken();
-  await inTransaction(db, async (trx: Executor) => {
-    await deleteTokensOfUser(trx, userId);
-    await deleteSessionsOfUser(trx, userId);
-    await insertToken(trx, { id: newId('token'), user_id: userId, token, created_at: currentTimestamp() });
-  });
-  return token;
 }
 
 export function toUser(row: UserRow): { id: string; name: string; created_at: string } {

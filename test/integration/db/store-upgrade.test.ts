@@ -11,6 +11,7 @@ import { migrations } from '../../../src/main/db/migrations/index';
 import { databaseFile } from '../../../src/main/workspace/data-dir';
 import { buildApp } from '../../../src/main/server/app';
 import { createUser } from '../../../src/main/users/users.service';
+import { generateToken, hashToken } from '../../../src/main/users/token';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
 import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
 import { dropTestDatabase, newTestDatabase, onPostgres, testDatabaseFor } from '../../helpers/test-database';
@@ -39,7 +40,17 @@ describe('opening a store made by an older version', () => {
       : { kind: 'sqlite', file: databaseFile(dataDir) };
     const old = openDatabase(location);
     await migrateToLatest(old, older);
-    const owner = await createUser(old, 'local', { workspaceOwner: true });
+    // The owner and token rows as that version wrote them: today's createUser writes columns added since.
+    const owner = { user: { id: 'usr_01JUPGRADEOWNER0000000000' }, token: generateToken() };
+    const createdAt = '2026-11-01T00:00:00.000Z';
+    await old
+      .insertInto('users')
+      .values({ id: owner.user.id, name: 'local', is_workspace_owner: 1, created_at: createdAt })
+      .execute();
+    await old
+      .insertInto('tokens')
+      .values({ id: 'tok_upgrade', user_id: owner.user.id, token_hash: hashToken(owner.token), created_at: createdAt })
+      .execute();
     await insertScans(
       old,
       Array.from({ length: SCANS }, (_, n) => ({

@@ -12,6 +12,7 @@ import * as createTimelines from './2026_11_25_120000_create_timelines';
 import * as widenScanDaysTokens from './2026_11_25_180000_widen_scan_days_tokens';
 import * as createPolicyRuns from './2026_11_26_101700_create_policy_runs';
 import * as keepMeetingTimelineCells from './2026_11_26_114300_keep_meeting_timeline_cells';
+import * as trackTokens from './2026_11_26_123000_track_tokens';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -31,4 +32,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_25_180000_widen_scan_days_tokens': widenScanDaysTokens,
   '2026_11_26_101700_create_policy_runs': createPolicyRuns,
   '2026_11_26_114300_keep_meeting_timeline_cells': keepMeetingTimelineCells,
+  '2026_11_26_123000_track_tokens': trackTokens,
 };

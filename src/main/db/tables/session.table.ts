@@ -7,11 +7,15 @@ export interface SessionTable {
   created_at: string;
   /** The port of the server that made the session; null only for a server that does not listen. */
   port: number | null;
-  /** Refreshed at most once a minute while the session is used (see session-lifetime.ts). */
+  /** Refreshed at most once a minute while the session is used (see session-policy.ts). */
   last_used_at: string;
   idle_ms: number;
   /** The absolute end, however busy the session. */
   expires_at: string;
+  /** The earlier of `expires_at` and the idle deadline, moved with `last_used_at`: when it is over unless used. */
+  ends_at: string;
+  /** The token that signed it in (revoking the token ends it); null for the desktop window's own session. */
+  token_id: string | null;
 }
 
 export type SessionRow = Selectable<SessionTable>;

@@ -1,0 +1,21 @@
+import type { Executor } from '../db/database';
+import type { TokenRow } from '../db/tables/token.table';
+
+/** A user's tokens, oldest first. */
+export async function listTokensOfUser(db: Executor, userId: string): Promise<TokenRow[]> {
+  return db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findTokenById(db: Executor, id: string): Promise<TokenRow | undefined> {
+  return db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function deleteToken(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('tokens').where('id', '=', id).execute();
+}
