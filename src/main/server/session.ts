@@ -3,15 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
-import { findUserByToken } from '../users/users.repository';
+import { findTokenCredential } from '../users/users.repository';
 import { hashToken } from '../users/token';
 import { endStreams } from '../live/live.service';
 import { isUserNavigation } from './fetch-metadata';
 import { sameOriginRedirect } from './request-path';
-
-const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'strict' } as const;
-
-const page = (text: string): string => `<!doctype html><meta charset="utf-8"><title>Scandesk</title><p>${text}</p>`;
+import { accountSwitchRoutes, askBeforeSwitching, currentSession, endReplacedSession } from './account-switch.routes';
+import { isHttps, SESSION_COOKIE } from './session-cookie';
+import { messagePage } from './sign-in-pages';
 
 /**
  * `/?token=…` (SPEC.md §2): exchanges the token once for an HttpOnly, SameSite=Strict session
@@ -29,23 +28,31 @@ export async function exchangeTokenForSession(
     await reply
       .code(403)
       .type('text/html; charset=utf-8')
-      .send(page('A sign-in link works only when you open it yourself: paste it into the address bar.'));
+      .send(messagePage('A sign-in link works only when you open it yourself: paste it into the address bar.'));
     return true;
   }
-  const user = await findUserByToken(db, token);
+  const { user, tokenId } = (await findTokenCredential(db, token)) ?? {};
   if (!user) {
     await reply
       .code(401)
       .type('text/html; charset=utf-8')
-      .send(page('This sign-in link has an unknown token. Run <code>scandesk token</code> for the right one.'));
+      .send(messagePage('This sign-in link has an unknown token. Run <code>scandesk token</code> for the right one.'));
     return true;
   }
-  const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port });
-  // Secure where the browser reached us over https (through a trusted proxy, see AppOptions.trustProxy).
-  const options = { ...COOKIE_OPTIONS, secure: request.protocol === 'https' };
+  const returnTo = sameOriginRedirect(request.url, 'token');
+  // Signed in as someone else here already: ask before replacing that session (login CSRF).
+  const current = await currentSession(db, request, port);
+  if (current && current.user.id !== user.id) {
+    await askBeforeSwitching(db, request, reply, { port, user, tokenId, returnTo });
+    return true;
+  }
+  // The session records its token: revoking the token ends it.
+  const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port, tokenId });
+  // The same user again: the new cookie replaces the old one, whose session would only linger.
+  if (current) await endReplacedSession(db, current.id);
   await reply
-    .setCookie(sessionCookieName(port), sessionId, options)
-    .redirect(sameOriginRedirect(request.url, 'token'), 303);
+    .setCookie(sessionCookieName(port), sessionId, { ...SESSION_COOKIE, secure: isHttps(request) })
+    .redirect(returnTo, 303);
   return true;
 }
 
@@ -53,6 +60,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => numb
   app,
   { db, port },
 ) => {
+  await app.register(accountSwitchRoutes, { db, port });
   app.delete(
     '/v1/session',
     {
@@ -69,7 +77,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => numb
         await deleteSession(db, sessionId);
         endStreams(db, { sessionIdHash: hashToken(sessionId) });
       }
-      return reply.clearCookie(name, COOKIE_OPTIONS).code(204).send(null);
+      return reply.clearCookie(name, SESSION_COOKIE).code(204).send(null);
     },
   );
 };

@@ -19,7 +19,16 @@ const NAV = [
   { to: '/settings', label: 'Settings' },
 ] as const;
 
-function Shell() {
+/** Whose account this browser acts as: a sign-in link can change it, so it is always in sight. */
+function SignedInAs({ user }: { user: User }) {
+  return (
+    <Link to="/settings" className="signed-in" title="Signed in as this user: sign out in Settings">
+      <span className="signed-in-label">Signed in as</span> <strong>{user.name}</strong>
+    </Link>
+  );
+}
+
+function Shell({ user }: { user: User }) {
   const { pick } = useImport();
   const { theme, cycle } = useTheme();
   const onImport = useCallback(() => pick(), [pick]);
@@ -43,6 +52,7 @@ function Shell() {
           ))}
         </nav>
         <div className="topbar-actions">
+          <SignedInAs user={user} />
           <LiveStatus />
           <button type="button" className="primary" onClick={pick} title="Import evidence (Ctrl+O)">
             Import evidence…
@@ -68,7 +78,7 @@ export function Layout() {
   return (
     <ImportProvider>
       <LiveProvider>
-        <Shell />
+        <Shell user={me.data} />
       </LiveProvider>
     </ImportProvider>
   );

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../db/database';
+import type { UserRow } from '../db/tables/user.table';
+import { endStreams } from '../live/live.service';
+import { BROWSER_SESSION, sessionCookieName, type SessionLifetime } from '../users/session-policy';
+import { createSession, deleteSession, findUserBySession } from '../users/sessions.repository';
+import { hashToken } from '../users/token';
+import { PENDING_SIGN_IN_MS, pendingSignInsOf } from './pending-sign-ins';
+import { isHttps, SESSION_COOKIE } from './session-cookie';
+import { messagePage, switchPage } from './sign-in-pages';
+
+// Login CSRF: a sign-in link another program opens (a mail, a chat, a page that launches the
+// browser) is a navigation the person did not type, yet it looks exactly like one. Where this
+// browser is already signed in as someone else, the link no longer switches accounts by itself:
+// the person is asked first, on a page of ours, and answers with a same-origin POST.
+
+export const SWITCH_PATH = '/sign-in/switch';
+
+/** Names the waiting sign-in; sent only to SWITCH_PATH, for PENDING_SIGN_IN_MS. */
+const switchCookieName = (port: number | null): string =>
+  port === null ? 'scandesk_switch' : `scandesk_switch_${port}`;
+const SWITCH_COOKIE = { path: '/sign-in', httpOnly: true, sameSite: 'strict' } as const;
+
+const PENDING_LIFETIME: SessionLifetime = { idleMs: PENDING_SIGN_IN_MS, absoluteMs: PENDING_SIGN_IN_MS };
+
+const EXPIRED =
+  'This question has been answered already or has expired. Open the sign-in link again if you still want it.';
+
+/** The user of the browser's live session on this server, if it has one. */
+export async function currentSession(
+  db: Db,
+  request: FastifyRequest,
+  port: number | null,
+): Promise<{ id: string; user: UserRow } | undefined> {
+  const id = request.cookies[sessionCookieName(port)];
+  const user = id ? await findUserBySession(db, id, port) : undefined;
+  return id && user ? { id, user } : undefined;
+}
+
+/** Ends a session the browser's cookie no longer names, with the event streams it opened. */
+export async function endReplacedSession(db: Db, sessionId: string): Promise<void> {
+  await deleteSession(db, sessionId);
+  endStreams(db, { sessionIdHash: hashToken(sessionId) });
+}
+
+/**
+ * Holds the sign-in of `user` back and sends the browser to the question. The address with the
+ * token is answered by a redirect, as every sign-in is, so it never becomes a page or a history
+ * entry; the question's page holds neither the token nor anything that can be used without it.
+ */
+export async function askBeforeSwitching(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signIn: { port: number | null; user: UserRow; tokenId: string | undefined; returnTo: string },
+): Promise<void> {
+  const { port, user, tokenId, returnTo } = signIn;
+  const witnessId = await createSession(db, user.id, { lifetime: PENDING_LIFETIME, port, tokenId });
+  const { id } = pendingSignInsOf(db).add({ witnessId, tokenId, returnTo });
+  const cookie = { ...SWITCH_COOKIE, secure: isHttps(request), maxAge: PENDING_SIGN_IN_MS / 1000 };
+  await reply
+    .header('Cache-Control', 'no-store')
+    .setCookie(switchCookieName(port), id, cookie)
+    .redirect(SWITCH_PATH, 303);
+}
+
+const SwitchAnswer = Type.Object(
+  {
+    action: Type.Union([Type.Literal('switch'), Type.Literal('cancel')]),
+    nonce: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+const html = (reply: FastifyReply, status: number, body: string): FastifyReply =>
+  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+
+export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => number | null }> = async (
+  app,
+  { db, port },
+) => {
+  // The answer is an HTML form; this scope alone reads form bodies (the API takes JSON only).
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_r, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  app.get(SWITCH_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const pending = pendingSignInsOf(db).peek(request.cookies[switchCookieName(port())] ?? '');
+    const next = pending && (await findUserBySession(db, pending.witnessId, port()));
+    if (!pending || !next) return html(reply, 410, messagePage(EXPIRED));
+    const current = await currentSession(db, request, port());
+    const question = { current: current?.user.name, next: next.name, nonce: pending.nonce, action: SWITCH_PATH };
+    // Under the server-wide `no-referrer`, a browser sends `Origin: null` with a form's POST, which
+    // the Origin guard refuses; `same-origin` gives our own origin and still no Referer elsewhere.
+    return html(reply.header('Referrer-Policy', 'same-origin'), 200, switchPage(question));
+  });
+
+  app.post(SWITCH_PATH, { schema: { hide: true, body: SwitchAnswer } }, async (request, reply) => {
+    // Only the question's own page answers: the Origin guard refuses other origins; a browser's
+    // Fetch Metadata must say so too (another port of this host is "same-site", not ours).
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') {
+      return html(reply, 403, messagePage('Only the question page of this server can answer it.'));
+    }
+    const name = switchCookieName(port());
+    const pendings = pendingSignInsOf(db);
+    const id = request.cookies[name] ?? '';
+    if (!pendings.peek(id)) return html(reply.clearCookie(name, SWITCH_COOKIE), 410, messagePage(EXPIRED));
+    const pending = pendings.take(id, request.body.nonce);
+    if (!pending) return html(reply, 403, messagePage('This answer does not belong to the question asked.'));
+    reply.clearCookie(name, SWITCH_COOKIE);
+
+    if (request.body.action === 'cancel') {
+      await deleteSession(db, pending.witnessId);
+      return reply.header('Cache-Control', 'no-store').redirect(pending.returnTo, 303);
+    }
+    const next = await findUserBySession(db, pending.witnessId, port());
+    await deleteSession(db, pending.witnessId);
+    if (!next) {
+      const text = "The link's token no longer works. Run <code>scandesk token</code> for the right one.";
+      return html(reply, 410, messagePage(text));
+    }
+    const sessionId = await createSession(db, next.id, {
+      lifetime: BROWSER_SESSION,
+      port: port(),
+      tokenId: pending.tokenId,
+    });
+    const replaced = request.cookies[sessionCookieName(port())];
+    if (replaced) await endReplacedSession(db, replaced);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .setCookie(sessionCookieName(port()), sessionId, { ...SESSION_COOKIE, secure: isHttps(request) })
+      .redirect(pending.returnTo, 303);
+  });
+};
