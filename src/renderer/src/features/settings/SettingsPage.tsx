@@ -3,6 +3,7 @@ import { ServerError } from '../../lib/api-client';
 import { useTimeZone } from '../../lib/use-time-zone';
 import { cliSnippet } from './cli-snippet';
 import { CopyButton } from './CopyButton';
+import { TokensCard } from './TokensCard';
 import { useSettings, useSignOut } from './use-settings';
 
 export function SettingsPage() {
@@ -65,6 +66,7 @@ export function SettingsPage() {
           </dl>
         </div>
       )}
+      <TokensCard />
       <div className="card settings-card">
         <h2>Display</h2>
         <label className="settings-field">
