@@ -15,6 +15,11 @@ export function toViolation(row: ViolationRow): Violation {
   };
 }
 
+/**
+ * The scan object with the violations given: all of them in a package's scan.json, the first
+ * SCAN_VIOLATIONS_INLINE_MAX in an API response. The count is the stored one, so a response says
+ * whether it lists them all.
+ */
 export function toScan(row: ScanRow, violations: readonly ViolationRow[]): Scan {
   return {
     id: row.id,
@@ -24,6 +29,8 @@ export function toScan(row: ScanRow, violations: readonly ViolationRow[]): Scan 
     tokens: row.tokens,
     status: row.status,
     violations: violations.map(toViolation),
+    violation_count: row.violation_count,
+    violations_truncated: violations.length < row.violation_count,
     organization_id: row.organization_id,
     source: row.source,
   };

@@ -1,5 +1,6 @@
 import {
   DEFAULT_SCAN_LIST_SORT,
+  SCAN_VIOLATIONS_INLINE_MAX,
   type Scan,
   type ScanList,
   type ScanListQuery,
@@ -21,6 +22,7 @@ import { GridRecorder } from '../evidence/timeline-cells.repository';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
+import { violationRows } from './violations.repository';
 
 const time = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : (parseDateOrDateTime(text) ?? undefined);
@@ -69,7 +71,7 @@ export async function listScans(db: Db, userId: string, query: ScanListQuery): P
 export async function readScan(db: Db, userId: string, id: string): Promise<Scan> {
   const row = await repo.findVisibleScan(db, id, userId);
   if (!row) throw notFound('scan');
-  return toScan(row, await repo.findViolations(db, id));
+  return toScan(row, await violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }));
 }
 
 interface StoredEntry {
@@ -141,7 +143,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       await grid.store(db, trx, scanId);
     }
     await repo.insertViolations(trx, violations);
-    return { scan: toScan(row, violations), row };
+    return { scan: toScan(row, violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX)), row };
   });
   ScanFeed.of(db).publish([toScanNotice(row)]);
   return scan;

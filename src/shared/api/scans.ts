@@ -23,6 +23,13 @@ export const Violation = Type.Object({
 });
 export type Violation = Static<typeof Violation>;
 
+/**
+ * A scan object lists at most this many of its violations (the first, in the scan's order); the
+ * rest are read a page at a time from `GET /v1/scans/:id/violations`. 1,000 violations are about
+ * 180 KB of JSON; a timeline of 100,000 entries can give 200,000.
+ */
+export const SCAN_VIOLATIONS_INLINE_MAX = 1000;
+
 export const Scan = Type.Object({
   id: Id,
   created_at: Timestamp,
@@ -30,7 +37,15 @@ export const Scan = Type.Object({
   action: Type.String(),
   tokens: TokenCount,
   status: ScanStatusSchema,
-  violations: Type.Array(Violation),
+  // No maxItems: an evidence package's scan.json is this object with every violation listed.
+  violations: Type.Array(Violation, {
+    description: `the scan's violations in order; an API response lists at most the first ${SCAN_VIOLATIONS_INLINE_MAX}, and \`violations_truncated\` says whether there are more`,
+  }),
+  violation_count: Type.Integer({ minimum: 0, description: 'all violations of the scan, listed or not (extension)' }),
+  violations_truncated: Type.Boolean({
+    description:
+      '(extension) true when `violations` lists only the first of `violation_count`; GET /v1/scans/{id}/violations pages through them all',
+  }),
   organization_id: Type.Union([Id, Type.Null()]),
   source: Type.Enum(SCAN_SOURCES),
 });

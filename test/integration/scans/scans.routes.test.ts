@@ -71,7 +71,9 @@ describe('scans routes: submit and read', () => {
       'status',
       'tokens',
       'tool',
+      'violation_count',
       'violations',
+      'violations_truncated',
     ]);
     expect(scan).toEqual({
       id: expect.stringMatching(SCAN_ID),
@@ -120,6 +122,8 @@ describe('scans routes: submit and read', () => {
           timeline_index: 1,
         },
       ],
+      violation_count: 5,
+      violations_truncated: false,
     });
     for (const violation of scan.violations) {
       expect(Object.keys(violation).sort()).toEqual(['id', 'message', 'rule', 'severity', 'timeline_index']);

@@ -270,6 +270,8 @@ describe('evidence import', () => {
           violations: [
             { id: violationId, rule: 'tokens.request_limit', severity: 'low', message: 'big', timeline_index: 2 },
           ],
+          violation_count: 1,
+          violations_truncated: false,
           organization_id: null,
           source: 'imported',
         });
@@ -290,6 +292,8 @@ describe('evidence import', () => {
           tokens: total,
           status: 'completed',
           violations: [],
+          violation_count: 0,
+          violations_truncated: false,
           organization_id: null,
           source: 'imported',
         });
