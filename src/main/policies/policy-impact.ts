@@ -1,4 +1,5 @@
 import type { Policy, PolicyImpact } from '../../shared/api/policies';
+import { keyedRecord } from '../../shared/keyed-record';
 import type { Finding } from '../../shared/policy/evaluate-policy';
 import { SEVERITY_RANK } from '../../shared/policy/severity';
 
@@ -21,7 +22,13 @@ export const timelineRules = (policy: Policy): Policy => ({
   blocked_tools: [],
 });
 
-export const emptyImpact = (): PolicyImpact => ({ flagged_scans: 0, violations: 0, by_rule: {}, by_severity: {} });
+// Keyed by rule names, which imported violations choose freely (`constructor`, `__proto__`).
+export const emptyImpact = (): PolicyImpact => ({
+  flagged_scans: 0,
+  violations: 0,
+  by_rule: keyedRecord(),
+  by_severity: keyedRecord(),
+});
 
 /**
  * One scan's findings on one side of a comparison (stored, or the policy's), seen one at a time:

@@ -6,6 +6,7 @@ import type {
   ViolationStats,
   ViolationStatsQuery,
 } from '../../shared/api/stats';
+import { keyedRecord } from '../../shared/keyed-record';
 import { formatTimestamp } from '../../shared/time';
 import type { Db } from '../db/database';
 import { bigint, doubleSum } from '../db/sql-math';
@@ -104,7 +105,7 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
         tokens: 0,
         scans: 0,
         violations: 0,
-        ...(groupBy ? { groups: {} } : {}),
+        ...(groupBy ? { groups: keyedRecord<NonNullable<TokenStatsBucket['groups']>[string]>() } : {}),
       };
       buckets.set(start, bucket);
     }
@@ -139,15 +140,18 @@ export async function violationStats(db: Db, userId: string, query: ViolationSta
   const fromDays = days ? [violationDayRows(db, userId, filters, days)] : [];
   const parts = await Promise.all([...fromDays, ...fromScans]);
 
-  const result: ViolationStats = { by_severity: { low: 0, medium: 0, high: 0, critical: 0 }, by_rule: {} };
+  const bySeverity: ViolationStats['by_severity'] = { low: 0, medium: 0, high: 0, critical: 0 };
+  const byRule = new Map<string, number>();
   for (const row of parts.flat()) {
     const count = Number(row.count);
-    result.by_severity[row.severity] += count;
-    result.by_rule[row.rule] = (result.by_rule[row.rule] ?? 0) + count;
+    bySeverity[row.severity] += count;
+    byRule.set(row.rule, (byRule.get(row.rule) ?? 0) + count);
   }
   // Rules in name order: the rows come in whatever order each dialect groups them.
-  result.by_rule = Object.fromEntries(Object.entries(result.by_rule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return result;
+  const rules = [...byRule].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const by_rule = keyedRecord<number>();
+  for (const [rule, count] of rules) by_rule[rule] = count;
+  return { by_severity: bySeverity, by_rule };
 }
 
 async function violationDayRows(db: Db, userId: string, filters: ScanFilters, days: Span) {

@@ -51,6 +51,25 @@ describe('policy impact', () => {
     });
   });
 
+  it('tallies rules named like Object.prototype members as any other', () => {
+    const impact = emptyImpact();
+    const side = emptySide();
+    for (const rule of ['constructor', '__proto__', 'toString', 'constructor'])
+      addFinding(impact, side, f(rule, 'low', null));
+    expect(Object.entries(impact.by_rule)).toEqual([
+      ['constructor', 2],
+      ['__proto__', 1],
+      ['toString', 1],
+    ]);
+    expect(JSON.parse(JSON.stringify(impact.by_rule))).toEqual(
+      Object.fromEntries([
+        ['constructor', 2],
+        ['__proto__', 1],
+        ['toString', 1],
+      ]),
+    );
+  });
+
   it('keeps the worst severity of a scan as its rank', () => {
     expect(sideOf([]).worst).toBe(0);
     expect(sideOf([f('a', 'low', 1), f('b', 'high', null), f('c', 'low', 2)]).worst).toBe(3);

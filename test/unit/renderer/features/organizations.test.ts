@@ -133,4 +133,19 @@ describe('impactRows', () => {
       ['Severity critical', 3, 1, '−2'],
     ]);
   });
+
+  it('shows rules named like Object.prototype members by name, counting 0 on the side without them', () => {
+    // As the API answers: JSON.parse makes `__proto__` an own key.
+    const current = JSON.parse('{"constructor": 2, "__proto__": 1}') as Record<string, number>;
+    const rows = impactRows({
+      ...comparison,
+      current: { ...comparison.current, by_rule: current },
+      policy: { ...comparison.policy, by_rule: JSON.parse('{"toString": 4}') as Record<string, number> },
+    });
+    expect(rows.slice(2, 5).map((r) => [r.label, r.current, r.policy])).toEqual([
+      ['__proto__', 1, 0],
+      ['constructor', 2, 0],
+      ['toString', 0, 4],
+    ]);
+  });
 });

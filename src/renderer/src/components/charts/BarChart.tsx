@@ -49,7 +49,8 @@ export function BarChart({
         />
         <Bar dataKey="value" name={valueLabel} fill={seriesColor(0)} isAnimationActive={false}>
           {data.map((d) => (
-            <Cell key={d.name} fill={colors?.[d.name] ?? seriesColor(0)} />
+            // Names are anyone's (a tool called `constructor`): only the record's own keys count.
+            <Cell key={d.name} fill={colors && Object.hasOwn(colors, d.name) ? colors[d.name] : seriesColor(0)} />
           ))}
         </Bar>
       </RechartsBarChart>

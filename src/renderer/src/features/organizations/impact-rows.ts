@@ -15,6 +15,10 @@ const RULE_LABELS: Readonly<Record<string, string>> = {
   'tokens.request_limit': 'Over the per-request limit',
 };
 
+/** `record[key]` if the record has that key itself; rules are named freely (`constructor`). */
+const ownOr = <T>(record: Readonly<Record<string, T>>, key: string, fallback: T): T =>
+  Object.hasOwn(record, key) ? record[key]! : fallback;
+
 /**
  * The comparison as table rows, stored beside the policy's: flagged scans and violations, then
  * every rule either side flags (by name), then every severity (least to most severe).
@@ -30,8 +34,8 @@ export function impactRows(comparison: PolicyComparison): ImpactRow[] {
   return [
     row('Flagged scans', (i) => i.flagged_scans),
     row('Violations', (i) => i.violations),
-    ...rules.map((rule) => row(RULE_LABELS[rule] ?? rule, (i) => i.by_rule[rule] ?? 0)),
-    ...SEVERITIES.map((severity) => row(`Severity ${severity}`, (i) => i.by_severity[severity] ?? 0)),
+    ...rules.map((rule) => row(ownOr(RULE_LABELS, rule, rule), (i) => ownOr<number>(i.by_rule, rule, 0))),
+    ...SEVERITIES.map((severity) => row(`Severity ${severity}`, (i) => ownOr<number>(i.by_severity, severity, 0))),
   ];
 }
 
