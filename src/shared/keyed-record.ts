@@ -5,8 +5,3 @@
  * no prototype, every name is just a key; JSON.stringify and Object.keys/entries see it as usual.
  */
 export const keyedRecord = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
-
-/** Adds `amount` to the count under `key`, which may be any name at all. */
-export function addCount(record: Record<string, number>, key: string, amount = 1): void {
-  record[key] = (Object.hasOwn(record, key) ? record[key]! : 0) + amount;
-}
