@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database';
 import type { ScanRow } from '../db/tables/scan.table';
 import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
-import type { FindingKey, ReadStep } from './policy-impact';
+import type { FindingKey, RowStep } from './policy-impact';
 
 // The reads and writes of previewing and re-evaluating a policy over an organization's stored
 // scans. Every read is bounded by construction (a page of scans, or a planned step of rows), so
@@ -63,7 +63,13 @@ export async function submittedPage(
 /** The timeline id of each of the scans that has one. */
 export async function timelineIds(db: Executor, scanIds: readonly string[]): Promise<Map<string, number>> {
   if (scanIds.length === 0) return new Map();
-  const rows = await db.selectFrom('timelines').select(['id', 'scan_id']).where('scan_id', 'in', scanIds).execute();
+  const rows = await db
+    .selectFrom('timelines')
+    .select(['id', 'scan_id'])
+    .where('scan_id', 'in', scanIds)
+    // Staged timelines (scan_id null) never match a scan id.
+    .$narrowType<{ scan_id: string }>()
+    .execute();
   return new Map(rows.map((row) => [row.scan_id, Number(row.id)]));
 }
 
@@ -75,7 +81,7 @@ export interface EntryRow {
 }
 
 /** The timeline entries of one planned step, in (timeline, seq) order. */
-export async function entriesOf(db: Executor, step: ReadStep<number>): Promise<EntryRow[]> {
+export async function entriesOf(db: Executor, step: RowStep<number>): Promise<EntryRow[]> {
   let query = db.selectFrom('timeline_entries').select(['timeline_id', 'seq', 'action', 'tokens']);
   query =
     step.kind === 'items'
@@ -86,10 +92,7 @@ export async function entriesOf(db: Executor, step: ReadStep<number>): Promise<E
 }
 
 /** The stored violations of one planned step, in (scan, seq) order, as far as comparing goes. */
-export async function violationsOf(
-  db: Executor,
-  step: ReadStep<string>,
-): Promise<(FindingKey & { scan_id: string })[]> {
+export async function violationsOf(db: Executor, step: RowStep<string>): Promise<(FindingKey & { scan_id: string })[]> {
   let query = db.selectFrom('violations').select(['scan_id', 'rule', 'severity', 'message', 'timeline_index']);
   query =
     step.kind === 'items'
@@ -132,44 +135,76 @@ export async function stageScans(
     .execute();
 }
 
+export interface StagedScan {
+  scanId: string;
+  /** Violations it has now, and will have once swapped. */
+  storedCount: number;
+  stagedCount: number;
+}
+
 /**
- * Swaps a run's staged violations in: the staged scans (those still stored) lose their violations
- * and get the staged ones and their counts; the rollups follow by trigger. Set-based statements
- * only, so its cost is the rows it moves, with no round trip per row.
+ * A page of the scans a run staged that are still stored, in id order after `after`, with their
+ * violation counts now and once swapped in.
  */
-export async function swapInStaged(db: Executor, runId: string): Promise<void> {
-  const staged = db.selectFrom('policy_staged_scans').select('scan_id').where('run_id', '=', runId);
-  await db.deleteFrom('violations').where('scan_id', 'in', staged).execute();
+export async function stagedScansPage(
+  db: Executor,
+  runId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<StagedScan[]> {
+  let query = db
+    .selectFrom('policy_staged_scans as s')
+    .innerJoin('scans', 'scans.id', 's.scan_id')
+    .select(['s.scan_id', 's.violation_count as staged', 'scans.violation_count as stored'])
+    .where('s.run_id', '=', runId);
+  if (after !== undefined) query = query.where('s.scan_id', '>', after);
+  const rows = await query.orderBy('s.scan_id').limit(limit).execute();
+  return rows.map((row) => ({ scanId: row.scan_id, storedCount: Number(row.stored), stagedCount: Number(row.staged) }));
+}
+
+/** Deletes the stored violations of one planned step (whole scans, or a seq slice of one). */
+export async function deleteViolationsStep(db: Executor, step: RowStep<string>): Promise<void> {
+  let query = db.deleteFrom('violations');
+  query =
+    step.kind === 'items'
+      ? query.where('scan_id', 'in', step.keys)
+      : query.where('scan_id', '=', step.key).where('seq', '>=', step.from).where('seq', '<', step.to);
+  await query.execute();
+}
+
+/** Stores a run's staged violations of one planned step; the rollups follow by trigger. */
+export async function insertStagedStep(db: Executor, runId: string, step: RowStep<string>): Promise<void> {
+  let rows = db
+    .selectFrom('policy_staged_violations')
+    .select(['id', 'scan_id', 'seq', 'rule', 'severity', 'message', 'timeline_index'])
+    .where('run_id', '=', runId);
+  rows =
+    step.kind === 'items'
+      ? rows.where('scan_id', 'in', step.keys)
+      : rows.where('scan_id', '=', step.key).where('seq', '>=', step.from).where('seq', '<', step.to);
   await db
     .insertInto('violations')
     .columns(['id', 'scan_id', 'seq', 'rule', 'severity', 'message', 'timeline_index'])
-    .expression(
-      db
-        .selectFrom('policy_staged_violations as v')
-        .innerJoin('policy_staged_scans as s', (join) =>
-          join.onRef('s.run_id', '=', 'v.run_id').onRef('s.scan_id', '=', 'v.scan_id'),
-        )
-        .select(['v.id', 'v.scan_id', 'v.seq', 'v.rule', 'v.severity', 'v.message', 'v.timeline_index'])
-        .where('v.run_id', '=', runId)
-        .orderBy('v.scan_id')
-        .orderBy('v.seq'),
-    )
+    .expression(rows.orderBy('scan_id').orderBy('seq'))
     .execute();
+}
+
+/** Gives staged scans the counts of their staged violations. */
+export async function applyStagedCounts(db: Executor, runId: string, scanIds: readonly string[]): Promise<void> {
+  if (scanIds.length === 0) return;
   await db
     .updateTable('scans')
-    .set((eb) => ({
-      violation_count: eb
+    .set((eb) => {
+      const staged = eb
         .selectFrom('policy_staged_scans as s')
-        .select('s.violation_count')
         .where('s.run_id', '=', runId)
-        .whereRef('s.scan_id', '=', 'scans.id'),
-      worst_severity: eb
-        .selectFrom('policy_staged_scans as s')
-        .select('s.worst_severity')
-        .where('s.run_id', '=', runId)
-        .whereRef('s.scan_id', '=', 'scans.id'),
-    }))
-    .where('id', 'in', staged)
+        .whereRef('s.scan_id', '=', 'scans.id');
+      return {
+        violation_count: staged.select('s.violation_count'),
+        worst_severity: staged.select('s.worst_severity'),
+      };
+    })
+    .where('id', 'in', scanIds)
     .execute();
 }
 

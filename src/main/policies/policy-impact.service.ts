@@ -4,7 +4,7 @@ import type { Policy, PolicyComparison, PolicyPreviewBody } from '../../shared/a
 import { IMPACT_MAX_DAYS } from '../../shared/api/policies';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
 import { DAY_MS, parseDateOrDateTime } from '../../shared/time';
-import type { Db } from '../db/database';
+import type { Db, Executor } from '../db/database';
 import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
 import { inTransaction } from '../db/transaction';
 import { conflict, DomainError } from '../http/domain-error';
@@ -16,7 +16,7 @@ import {
   closeSide,
   emptyImpact,
   emptySide,
-  planReads,
+  planSteps,
   readsTimeline,
   sameSides,
   takeWithin,
@@ -27,10 +27,13 @@ import {
   countRange,
   dropStagedStep,
   entriesOf,
+  applyStagedCounts,
+  deleteViolationsStep,
+  insertStagedStep,
+  stagedScansPage,
   stageScans,
   stageViolations,
   submittedPage,
-  swapInStaged,
   timelineIds,
   violationsOf,
   type ImpactRange,
@@ -42,9 +45,9 @@ import { beat, claimRun, releaseRun } from './policy-runs.repository';
 const PAGE_SCANS = 200;
 /**
  * Rows (timeline entries or stored violations) per step: one bounded read, its evaluation, then a
- * turn of the event loop. 5,000 rows are a few milliseconds of SQLite and of the engine.
+ * turn of the event loop. 2,000 rows are a few milliseconds of SQLite and of the engine.
  */
-export const STEP_ROWS = 5_000;
+export const STEP_ROWS = 2_000;
 /** Rows per round: the scans whose sides are kept in memory at once, and how often progress moves. */
 const ROUND_ROWS = 100_000;
 /** A run's claim beats this often, and a claim that has not beaten for STALE_MS is taken over. */
@@ -155,7 +158,7 @@ async function evaluateScans(
     if (id !== undefined) byTimeline.set(id, scan);
   }
   const items = [...byTimeline].map(([key, scan]) => ({ key, rows: scan.request_count }));
-  for (const step of planReads(items, STEP_ROWS)) {
+  for (const step of planSteps(items, STEP_ROWS)) {
     await walk.pause();
     const rows = await entriesOf(walk.db, step);
     for (let start = 0; start < rows.length;) {
@@ -203,7 +206,7 @@ async function compare(walk: Walk, onProgress: Progress, onChanged?: OnChanged):
     const scans = page.slice(0, takeWithin(page.map(sizeOf), ROUND_ROWS));
     const stored = new Map(scans.map((scan) => [scan.id, emptySide()]));
     const computed = new Map(scans.map((scan) => [scan.id, emptySide()]));
-    for (const step of planReads(
+    for (const step of planSteps(
       scans.map((scan) => ({ key: scan.id, rows: scan.violation_count })),
       STEP_ROWS,
     )) {
@@ -237,6 +240,39 @@ async function endRun(db: Db, run: ImpactRun, staged: boolean): Promise<void> {
 }
 
 /**
+ * Swaps a run's staged violations in, in one transaction made of bounded statements with a turn
+ * of the event loop between them: readers see every changed scan re-evaluated or none, the event
+ * loop is never held for long, and only other writers (on SQLite) wait, for this swap alone.
+ */
+async function swapIn(trx: Executor, runId: string): Promise<void> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await stagedScansPage(trx, runId, after, PAGE_SCANS);
+    if (page.length === 0) return;
+    for (const step of planSteps(
+      page.map((scan) => ({ key: scan.scanId, rows: scan.storedCount })),
+      STEP_ROWS,
+    )) {
+      await deleteViolationsStep(trx, step);
+      await nextTurn();
+    }
+    for (const step of planSteps(
+      page.map((scan) => ({ key: scan.scanId, rows: scan.stagedCount })),
+      STEP_ROWS,
+    )) {
+      await insertStagedStep(trx, runId, step);
+      await nextTurn();
+    }
+    await applyStagedCounts(
+      trx,
+      runId,
+      page.map((scan) => scan.scanId),
+    );
+    after = page[page.length - 1]!.scanId;
+  }
+}
+
+/**
  * What a draft policy would flag over the range's submitted scans, beside what is stored: nothing
  * is written. Stops at the next step once `signal` aborts (the client went away).
  */
@@ -259,8 +295,9 @@ export async function previewPolicy(
  * violations differ gets the policy's (new ids, as a submit gives them) and its counts; the
  * rollups follow by trigger. Imported scans keep their package's violations. The new violations
  * are staged a step at a time (each its own short transaction) and swapped in by one transaction
- * at the end, so readers see all of it or none, and submits wait at most for one step or the
- * swap. A policy replaced meanwhile, or a client gone, leaves everything as it was.
+ * at the end, so readers see all of it or none, and other writers wait at most for one step or
+ * the swap, whose length is the violations it moves. A policy replaced meanwhile, or a client
+ * gone, leaves everything as it was.
  */
 export async function reevaluate(
   db: Db,
@@ -310,7 +347,7 @@ export async function reevaluate(
       if (!(await beat(trx, organizationId, run.runId, Date.now()))) {
         throw conflict('this run stalled and another took its place; nothing was written');
       }
-      await swapInStaged(trx, run.runId);
+      await swapIn(trx, run.runId);
     });
     return result;
   } finally {

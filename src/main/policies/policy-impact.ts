@@ -93,17 +93,17 @@ export function closeSide(impact: PolicyImpact, side: ScanSide): void {
 export const sameSides = (a: ScanSide, b: ScanSide): boolean =>
   a.count === b.count && a.sumA === b.sumA && a.sumB === b.sumB;
 
-/** One bounded read: the rows of several small items together, or a slice `[from, to)` of a large one. */
-export type ReadStep<K> = { kind: 'items'; keys: K[] } | { kind: 'slice'; key: K; from: number; to: number };
+/** One bounded step: the rows of several small items together, or a slice `[from, to)` of a large one. */
+export type RowStep<K> = { kind: 'items'; keys: K[] } | { kind: 'slice'; key: K; from: number; to: number };
 
 /**
- * Plans reads of items with known row counts (a scan's timeline entries, its violations) so that
- * no step reads more than `budget` rows: small items are read together in their order, an item
- * with more rows than the budget alone in slices of its sequence numbers (0 … count − 1). Items
- * without rows are not read at all.
+ * Plans the reads or writes of items with known row counts (a scan's timeline entries, its
+ * violations) so that no step touches more than `budget` rows: small items go together in their
+ * order, an item with more rows than the budget alone in slices of its sequence numbers
+ * (0 … count − 1). Items without rows are skipped.
  */
-export function planReads<K>(items: readonly { key: K; rows: number }[], budget: number): ReadStep<K>[] {
-  const steps: ReadStep<K>[] = [];
+export function planSteps<K>(items: readonly { key: K; rows: number }[], budget: number): RowStep<K>[] {
+  const steps: RowStep<K>[] = [];
   let keys: K[] = [];
   let rows = 0;
   const flush = (): void => {

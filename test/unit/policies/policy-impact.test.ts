@@ -6,7 +6,7 @@ import {
   closeSide,
   emptyImpact,
   emptySide,
-  planReads,
+  planSteps,
   readsTimeline,
   sameSides,
   takeWithin,
@@ -117,7 +117,7 @@ describe('policy impact', () => {
   });
 
   it('plans reads that never exceed the budget, small items together and large ones in slices', () => {
-    const steps = planReads(
+    const steps = planSteps(
       [
         { key: 'a', rows: 3 },
         { key: 'none', rows: 0 },
@@ -136,7 +136,7 @@ describe('policy impact', () => {
       { kind: 'slice', key: 'big', from: 20, to: 23 },
       { kind: 'items', keys: ['d'] },
     ]);
-    expect(planReads([], 10)).toEqual([]);
+    expect(planSteps([], 10)).toEqual([]);
   });
 
   it('takes as many scans into a round as fit, and always one', () => {
