@@ -18,6 +18,8 @@
  * is its checks, not its generators: values come from schema-arbitraries.ts, which knows nothing of
  * the server's code. Replay another draw with SCANDESK_CONFORMANCE_SEED=<n>.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalid, refusal, valid, type Schema } from '../helpers/schema-arbitraries';
@@ -79,7 +81,10 @@ let evidencePackage: Buffer;
 const label = (operation: Operation): string => `${operation.method.toUpperCase()} ${operation.path}`;
 
 async function send(request: Request): Promise<Answer> {
-  const token = request.token === undefined ? server.token : request.token;
+  // The owner's token as the data directory has it now: a drawn rotation of the owner's tokens
+  // writes the new one there.
+  const token =
+    request.token === undefined ? readFileSync(join(server.dataDir, 'token'), 'utf8').trim() : request.token;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (request.body) headers['content-type'] = request.body.type;
   const controller = new AbortController();
