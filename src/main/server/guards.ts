@@ -66,44 +66,47 @@ export function originRefusal(
   facts: OriginFacts,
   options: { allowHosts: readonly string[]; port: number | null; trustProxy: boolean },
 ): string | null {
-  const names = [...LOOPBACK_NAMES, ...options.allowHosts.map((name) => name.toLowerCase())];
-  const refusedHost = `requests for host "${facts.host ?? ''}" are refused; use http://127.0.0.1:${options.port ?? '<port>'}`;
+  const host = splitHost(facts.host ?? '', DEFAULT_PORTS.http!);
+  if (!host || !isAllowedName(host.name, options.allowHosts)) return hostRefused(facts.host, options.port);
   const proxied =
     options.trustProxy &&
     isLoopbackAddress(facts.peer) &&
     (facts.forwardedProto !== undefined || facts.forwardedHost !== undefined);
 
-  const host = splitHost(facts.host ?? '', DEFAULT_PORTS.http!);
-  if (!host || !names.includes(host.name)) return refusedHost;
-  // The proxy listens on a port of its own, which the Host it passes on may carry.
-  if (!proxied && options.port !== null && host.port !== options.port) return refusedHost;
-
-  let expected: HostPort & { scheme: string } = { scheme: 'http', ...host };
-  if (proxied) {
+  if (!proxied) {
+    if (options.port !== null && host.port !== options.port) return hostRefused(facts.host, options.port);
+    // Our own page's Origin is exactly this string; anything else is parsed before it is refused.
+    const ours = facts.origin === undefined || facts.origin === `http://${facts.host}`;
+    if (!ours && !isOrigin(facts.origin!, 'http', host)) return CROSS_SITE;
+  } else {
+    // The proxy listens on a port of its own, which the Host it passes on may carry: no port check.
     const scheme = facts.forwardedProto === undefined ? 'http' : lastEntry(facts.forwardedProto).toLowerCase();
     const port = DEFAULT_PORTS[scheme];
     if (port === undefined) return `the proxy's X-Forwarded-Proto "${scheme}" is neither http nor https`;
-    const publicHost = splitHost(
-      facts.forwardedHost === undefined ? facts.host! : lastEntry(facts.forwardedHost),
-      port,
-    );
-    if (!publicHost || !names.includes(publicHost.name)) {
-      return `requests for host "${facts.forwardedHost}" are refused; name it with --allow-host`;
+    const forwardedHost = facts.forwardedHost === undefined ? facts.host! : lastEntry(facts.forwardedHost);
+    const publicHost = splitHost(forwardedHost, port);
+    if (!publicHost || !isAllowedName(publicHost.name, options.allowHosts)) {
+      return `requests for host "${forwardedHost}" are refused; name it with --allow-host`;
     }
-    expected = { scheme, ...publicHost };
+    const ours = facts.origin === undefined || facts.origin === `${scheme}://${forwardedHost}`;
+    if (!ours && !isOrigin(facts.origin!, scheme, publicHost)) return CROSS_SITE;
   }
-
-  if (facts.origin !== undefined) {
-    const origin = splitOrigin(facts.origin);
-    const same =
-      origin !== null &&
-      origin.scheme === expected.scheme &&
-      origin.name === expected.name &&
-      origin.port === expected.port;
-    if (!same) return 'cross-site requests are refused';
-  }
-  if (facts.secFetchSite === 'cross-site') return 'cross-site requests are refused';
+  if (facts.secFetchSite === 'cross-site') return CROSS_SITE;
   return null;
+}
+
+const CROSS_SITE = 'cross-site requests are refused';
+
+const hostRefused = (host: string | undefined, port: number | null): string =>
+  `requests for host "${host ?? ''}" are refused; use http://127.0.0.1:${port ?? '<port>'}`;
+
+const isAllowedName = (name: string, allowHosts: readonly string[]): boolean =>
+  LOOPBACK_NAMES.includes(name) || allowHosts.some((each) => each.toLowerCase() === name);
+
+/** Whether an Origin header names `scheme://host` (the scheme's default port when it names none). */
+function isOrigin(origin: string, scheme: string, host: HostPort): boolean {
+  const parsed = splitOrigin(origin);
+  return parsed !== null && parsed.scheme === scheme && parsed.name === host.name && parsed.port === host.port;
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
