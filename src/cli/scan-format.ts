@@ -13,10 +13,9 @@ export type EntryLabel = (index: number) => string;
 
 const defaultEntryLabel: EntryLabel = (index) => `entry ${index}`;
 
-/** `2 violations:` and one table row each (severity, rule, message, timeline entry), or `no violations`. */
-export function violationsBlock(violations: readonly Violation[], entryLabel = defaultEntryLabel): string {
-  if (violations.length === 0) return 'no violations';
-  return `${plural(violations.length, 'violation')}:\n${table(
+/** One table row per violation: severity, rule, message, timeline entry. */
+export function violationsTable(violations: readonly Violation[], entryLabel = defaultEntryLabel): string {
+  return table(
     ['SEVERITY', 'RULE', 'MESSAGE', 'ENTRY'],
     violations.map((v) => [
       v.severity,
@@ -24,7 +23,29 @@ export function violationsBlock(violations: readonly Violation[], entryLabel = d
       v.message,
       v.timeline_index === null ? '-' : entryLabel(v.timeline_index),
     ]),
-  )}`;
+  );
+}
+
+/**
+ * `2 violations:` and a row each, or `no violations`. A scan object lists only its first
+ * violations when it has many: then `total` is their number, and the last line says how to page on.
+ */
+export function violationsBlock(
+  violations: readonly Violation[],
+  entryLabel = defaultEntryLabel,
+  more?: { total: number; scanId: string },
+): string {
+  const total = more?.total ?? violations.length;
+  if (total === 0) return 'no violations';
+  if (!more || total <= violations.length) {
+    return `${plural(total, 'violation')}:\n${violationsTable(violations, entryLabel)}`;
+  }
+  const shown = violations.length;
+  return [
+    `${plural(total, 'violation')}, the first ${count(shown)} shown:`,
+    violationsTable(violations, entryLabel),
+    `${count(total - shown)} more: scandesk scans violations ${more.scanId} --offset ${shown}`,
+  ].join('\n');
 }
 
 export function scanBlock(scan: Scan): string {
@@ -41,9 +62,9 @@ export function scanBlock(scan: Scan): string {
 }
 
 /** The position of a page within all matches, with the flag that fetches the next page. */
-export function pageFooter(offset: number, shown: number, total: number): string {
-  if (total === 0) return 'no scans match';
-  if (shown === 0) return `no scans at offset ${count(offset)}; ${plural(total, 'scan')} match`;
+export function pageFooter(offset: number, shown: number, total: number, noun = 'scan'): string {
+  if (total === 0) return `no ${noun}s match`;
+  if (shown === 0) return `no ${noun}s at offset ${count(offset)}; ${plural(total, noun)} match`;
   const last = offset + shown;
   return `showing ${count(offset + 1)}–${count(last)} of ${count(total)}${last < total ? ` (next: --offset ${last})` : ''}`;
 }

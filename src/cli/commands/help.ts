@@ -31,7 +31,9 @@ export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org
 
 export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--limit 50] [--offset 0] [--json]
 scandesk scans get SCAN_ID [--json]
-  Lists the scans you can see, newest first, or shows one scan with its violations.`;
+scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
+  Lists the scans you can see, newest first, or shows one scan with its violations (the first 1,000;
+  \`scans violations\` pages through all of them, up to 1,000 at a time).`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]

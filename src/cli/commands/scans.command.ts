@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
+import type { ViolationPage } from '../../shared/api/scan-violations';
 import type { Scan, ScanList, ScanSummary } from '../../shared/api/scans';
 import { parseDateOrDateTime } from '../../shared/time';
 import { printJson, table, writeOut } from '../output';
-import { count, pageFooter, scanBlock, violationsBlock } from '../scan-format';
+import { count, pageFooter, scanBlock, violationsBlock, violationsTable } from '../scan-format';
 import { parseCount } from '../scan-input';
 import { EXIT, UsageError } from '../usage-error';
 import { CLIENT_OPTIONS, clientFrom } from './client-flags';
@@ -99,7 +100,38 @@ async function get(args: string[]): Promise<number> {
   if (extra !== undefined) throw new UsageError(`scans get: unexpected argument "${extra}"\n${scansHelp}`);
   const scan = await clientFrom(values).request<Scan>('GET', `/v1/scans/${encodeURIComponent(id)}`);
   if (values.json) printJson(scan);
-  else writeOut(`${scanBlock(scan)}\n\n${violationsBlock(scan.violations)}\n`);
+  else {
+    const more = { total: scan.violation_count, scanId: scan.id };
+    writeOut(`${scanBlock(scan)}\n\n${violationsBlock(scan.violations, undefined, more)}\n`);
+  }
+  return EXIT.ok;
+}
+
+const PAGE_OPTIONS = { ...CLIENT_OPTIONS, limit: { type: 'string' }, offset: { type: 'string' } } as const;
+
+/** One page of a scan's violations, however many it has; the footer names the next page's flag. */
+async function violations(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: PAGE_OPTIONS, allowPositionals: true });
+  const [id, extra] = positionals;
+  if (id === undefined) throw new UsageError(`scans violations: missing SCAN_ID\n${scansHelp}`);
+  if (extra !== undefined) throw new UsageError(`scans violations: unexpected argument "${extra}"\n${scansHelp}`);
+  const query = new URLSearchParams();
+  for (const flag of ['offset', 'limit'] as const) {
+    const value = values[flag];
+    if (value !== undefined) query.set(flag, String(parseCount(value, `--${flag}`)));
+  }
+  const search = query.size > 0 ? `?${query.toString()}` : '';
+  const page = await clientFrom(values).request<ViolationPage>(
+    'GET',
+    `/v1/scans/${encodeURIComponent(id)}/violations${search}`,
+  );
+  if (values.json) {
+    printJson(page);
+    return EXIT.ok;
+  }
+  if (page.violations.length > 0) writeOut(`${violationsTable(page.violations)}\n`);
+  const offset = Number(query.get('offset') ?? 0);
+  writeOut(`${pageFooter(offset, page.violations.length, page.total, 'violation')}\n`);
   return EXIT.ok;
 }
 
@@ -110,6 +142,8 @@ export async function scansCommand(args: string[]): Promise<number> {
       return list(rest);
     case 'get':
       return get(rest);
+    case 'violations':
+      return violations(rest);
     default:
       throw new UsageError(`scans: unknown action "${action ?? ''}"\n${scansHelp}`);
   }

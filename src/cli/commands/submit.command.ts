@@ -68,7 +68,7 @@ export async function submitCommand(args: string[]): Promise<number> {
   if (values.json) printJson(scan);
   else {
     writeOut(`submitted ${terminalSafe(`${scan.id}: ${scan.tool} ${scan.action}`)}, ${count(scan.tokens)} tokens\n`);
-    writeOut(`${violationsBlock(scan.violations, entryLabel)}\n`);
+    writeOut(`${violationsBlock(scan.violations, entryLabel, { total: scan.violation_count, scanId: scan.id })}\n`);
   }
   return scan.violations.length > 0 ? EXIT.violations : EXIT.ok;
 }

@@ -188,6 +188,8 @@ describe('scandesk submit, scans, evidence and policy', () => {
       tokens: 0,
       status: 'completed',
       violations: [],
+      violation_count: 0,
+      violations_truncated: false,
       organization_id: null,
       source: 'submitted',
     });
