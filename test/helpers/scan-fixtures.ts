@@ -70,7 +70,7 @@ export async function insertScans(
         .insertInto('timeline_entries')
         .values(
           stored.map(({ id, scan_id }) => {
-            const row = byScan.get(scan_id)!;
+            const row = byScan.get(scan_id!)!;
             return { timeline_id: id, seq: 0, timestamp: row.created_at, action: row.action, tokens: row.tokens };
           }),
         )

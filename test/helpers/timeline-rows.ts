@@ -1,6 +1,6 @@
 import type { Executor } from '../../src/main/db/database';
 
-/** Timeline entries beside their scan's id, as tests look for them. */
+/** Timeline entries of stored scans beside their scan's id, as tests look for them. */
 export const entriesWithScan = (db: Executor) =>
   db
     .selectFrom('timeline_entries')
@@ -11,4 +11,7 @@ export const entriesWithScan = (db: Executor) =>
       'timeline_entries.timestamp',
       'timeline_entries.action',
       'timeline_entries.tokens',
-    ]);
+    ])
+    // An import's staged timeline belongs to no scan yet.
+    .where('timelines.scan_id', 'is not', null)
+    .$narrowType<{ scan_id: string }>();

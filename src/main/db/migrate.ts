@@ -1,5 +1,6 @@
-import { Migrator, type Kysely, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Database } from './database';
+import { dialectOf } from './dialect';
 import { migrations as allMigrations } from './migrations/index';
 
 export class MigrationError extends Error {
@@ -24,11 +25,28 @@ export async function migrateToLatest(
     // A new store runs every migration on empty tables; only an existing one can take a while.
     if (pending.length > 0 && pending.length < known.length) onUpgrade(pending);
   }
-  const { error, results = [] } = await migrator.migrateToLatest();
+  const { error, results = [] } = await withoutForeignKeysOnSqlite(db, () => migrator.migrateToLatest());
   if (error) {
     const failed = results.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
     const reason = error instanceof Error ? error.message : String(error);
     throw new MigrationError(`database migration ${failed} failed, nothing was changed: ${reason}`, { cause: error });
   }
   return results.map((result) => result.migrationName);
+}
+
+/**
+ * SQLite rebuilds a table to change a column (create, copy, drop, rename), and dropping a table
+ * that others reference deletes what references it when foreign keys are enforced (ON DELETE
+ * CASCADE). SQLite's own procedure turns enforcement off around such a migration, which it allows
+ * only outside a transaction; a migration that rebuilds a referenced table checks the references
+ * itself (PRAGMA foreign_key_check) before the migrations' transaction commits.
+ */
+async function withoutForeignKeysOnSqlite<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'sqlite') return work();
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    return await work();
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
 }

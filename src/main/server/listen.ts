@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import type { LogDestination } from './logging';
 import type { App } from '../http/route-types';
 import type { ImportRouteLimits } from '../evidence/import/imports.routes';
+import { sweepStagedTimelines } from '../evidence/import/staged-timelines.repository';
 
 /**
  * How long a client may take to send a request. Node's defaults are off under Fastify (a request
@@ -46,6 +47,8 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  // What imports cut short by a crash left staged (invisible, but taking space).
+  await sweepStagedTimelines(options.workspace.db);
   const app = await buildApp({
     db: options.workspace.db,
     version: VERSION,

@@ -3,7 +3,10 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 /** A scan's timeline, when it has entries: the integer its entries are keyed by. */
 export interface TimelineTable {
   id: Generated<number>;
-  scan_id: string;
+  /** Null while an import is still writing the timeline: no reader finds it until its scan is stored. */
+  scan_id: string | null;
+  /** Epoch ms an import last wrote to a staged timeline; null once it belongs to a scan. */
+  staged_at: number | null;
 }
 
 export interface TimelineEntryTable {

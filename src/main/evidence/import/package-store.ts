@@ -2,21 +2,25 @@ import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
 import type { Db, Executor } from '../../db/database';
+import { inTransaction } from '../../db/transaction';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
 import { findScan, findViolations, insertScan, insertViolations } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
-import { timelineChunks, TimelineWriter } from '../evidence.repository';
+import { timelineChunks } from '../evidence.repository';
 import { ScanCheck, type ScanDefaults } from './package-check';
 import { derivedScanId, derivedViolationId } from './import-ids';
 import type { InflateBudget } from './package-archive';
 import type { StoredEntry } from './package-documents';
 import { sameViolations, TIMELINE_CHUNK, type PackageScan } from './package-scan';
+import { adoptStagedTimeline, discardStagedTimelines, StagedTimelineWriter } from './staged-timelines.repository';
 
 // An import in one pass: each package scan's timeline is read once, checked as it streams and,
-// in the same pass, written (a new scan) or compared with the stored one (an id already there),
-// inside the caller's transaction. A refusal found anywhere, up to the last entry's digest, throws
-// and the transaction rolls back, so a bad package still changes nothing. A conflict (409) is
+// in the same pass, staged (a new scan: staged-timelines.repository.ts, a short transaction per
+// step) or compared with the stored one (an id already there). A refusal found anywhere, up to
+// the last entry's digest, throws and what was staged is deleted. Only then does one short
+// transaction store every new scan (its row, its staged timeline, pyramid and violations): a
+// package changes nothing that anyone can see until it is accepted whole. A conflict (409) is
 // held until every scan has been checked: a package that is also invalid is answered 400, as
 // when checking came first.
 
@@ -138,40 +142,55 @@ class StoredScanComparison implements TimelineSink {
   }
 }
 
-/** Writes a new scan: its row before its first entries (they reference it), its violations last. */
+/** A new scan: its timeline staged as it streams, the rest stored by storeNewScan once the package is accepted. */
 class NewScanWriter implements TimelineSink {
-  /** The row, once inserted. */
-  stored: ScanRow | undefined;
+  row: NewScan | undefined;
+  readonly timeline: StagedTimelineWriter;
 
   constructor(
-    private readonly trx: Executor,
-    private readonly writer: TimelineWriter,
-    private readonly id: string,
-    private readonly violations: readonly Violation[],
-    private readonly row: (defaults: ScanDefaults) => NewScan,
-  ) {}
-
-  private async insertRow(defaults: ScanDefaults): Promise<void> {
-    if (this.stored) return;
-    const row = this.row(defaults);
-    this.stored = { ...row, organization_id: row.organization_id ?? null };
-    await insertScan(this.trx, row);
-    this.writer.begin(this.id);
+    db: Db,
+    readonly id: string,
+    readonly violations: readonly Violation[],
+    private readonly toRow: (defaults: ScanDefaults) => NewScan,
+  ) {
+    this.timeline = new StagedTimelineWriter(db);
   }
 
   async take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void> {
-    await this.insertRow(defaults);
-    await this.writer.write(chunk);
+    this.row ??= this.toRow(defaults);
+    await this.timeline.write(chunk);
   }
 
   async end(defaults: ScanDefaults): Promise<void> {
-    await this.insertRow(defaults);
-    await this.writer.end();
-    await insertViolations(
-      this.trx,
-      this.violations.map((violation, i) => ({ ...violation, scan_id: this.id, seq: i })),
-    );
+    this.row ??= this.toRow(defaults);
   }
+}
+
+/**
+ * Thrown by the closing transaction when a scan it would store appeared meanwhile (the same
+ * user's concurrent import of the same package), or one it found unchanged went: the import is
+ * run again from the start, and then compares with what is there now.
+ */
+export class ImportRaced extends Error {
+  override readonly name = 'ImportRaced';
+}
+
+/** Stores a new scan whose timeline is staged, inside the import's closing transaction. */
+async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: NewScanWriter): Promise<ScanRow> {
+  const row = writer.row!;
+  if (await findScan(trx, writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
+  await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
+  await insertScan(trx, row);
+  const staged = writer.timeline.id;
+  if (staged !== undefined) {
+    await adoptStagedTimeline(trx, staged, writer.id);
+    await writer.timeline.grid.store(db, trx, writer.id);
+  }
+  await insertViolations(
+    trx,
+    writer.violations.map((violation, i) => ({ ...violation, scan_id: writer.id, seq: i })),
+  );
+  return { ...row, organization_id: row.organization_id ?? null };
 }
 
 /** Where an import stores a package scan, and the scan already there, if any. */
@@ -229,23 +248,18 @@ interface Destination {
   sink: StoredScanComparison | NewScanWriter;
 }
 
-async function destination(
-  trx: Executor,
-  writer: TimelineWriter,
-  userId: string,
-  scan: PackageScan,
-): Promise<Destination> {
+async function destination(db: Db, userId: string, scan: PackageScan): Promise<Destination> {
   const { id: packageId, evidenceEntry: entry, violations: packaged } = scan;
-  const target = await importTarget(trx, userId, packageId, entry);
+  const target = await importTarget(db, userId, packageId, entry);
   const violations = target.derived
     ? packaged.map((violation) => ({ ...violation, id: derivedViolationId(userId, violation.id) }))
     : packaged;
   const row = (defaults: ScanDefaults) => scanRow(scan, defaults, violations, userId, target.id);
   if (target.existing) {
-    return { id: target.id, sink: await StoredScanComparison.start(trx, target.existing, scan, violations, row) };
+    return { id: target.id, sink: await StoredScanComparison.start(db, target.existing, scan, violations, row) };
   }
-  await refuseTakenViolationIds(trx, packageId, entry, violations, packaged);
-  return { id: target.id, sink: new NewScanWriter(trx, writer, target.id, violations, row) };
+  await refuseTakenViolationIds(db, packageId, entry, violations, packaged);
+  return { id: target.id, sink: new NewScanWriter(db, target.id, violations, row) };
 }
 
 const asConflict = (error: unknown): DomainError => {
@@ -254,13 +268,12 @@ const asConflict = (error: unknown): DomainError => {
 };
 
 /**
- * Checks and stores package scans as `userId`'s in one read of each timeline, inside the caller's
- * transaction `trx` on `db`; `budget` counts every byte inflated. `onStored` hears of each scan
- * written (not of those found unchanged), once all of them are.
+ * Checks and stores package scans as `userId`'s in one read of each timeline; `budget` counts
+ * every byte inflated. `onStored` hears of each scan written (not of those found unchanged), once
+ * all of them are committed. Throws ImportRaced when the package must be read again.
  */
 export async function storePackageScans(
   db: Db,
-  trx: Executor,
   userId: string,
   scans: readonly PackageScan[],
   budget: InflateBudget,
@@ -269,42 +282,63 @@ export async function storePackageScans(
   const imported: string[] = [];
   const unchanged: string[] = [];
   const ids = new Map<string, string>();
-  const written: ScanRow[] = [];
+  const writers: { scan: PackageScan; writer: NewScanWriter }[] = [];
   const violationIds = new Set<string>();
-  const writer = new TimelineWriter(db, trx);
   let conflict: DomainError | null = null;
-  for (const scan of scans) {
-    const check = new ScanCheck(scan, violationIds);
-    // After a conflict the package is only checked: nothing more is worth writing.
-    const to: Destination | DomainError | null = conflict
-      ? null
-      : await destination(trx, writer, userId, scan).catch(asConflict);
-    if (to instanceof DomainError) conflict = to;
-    const sink = to instanceof DomainError ? null : to?.sink;
-    let defaults: ScanDefaults | undefined;
-    for await (const chunk of scan.timeline.read(budget)) {
-      check.take(chunk);
-      if (sink) await sink.take(chunk, (defaults ??= check.defaults()));
+  try {
+    for (const scan of scans) {
+      const check = new ScanCheck(scan, violationIds);
+      // After a conflict the package is only checked: nothing more is worth writing.
+      const to: Destination | DomainError | null = conflict
+        ? null
+        : await destination(db, userId, scan).catch(asConflict);
+      if (to instanceof DomainError) conflict = to;
+      const sink = to instanceof DomainError ? null : to?.sink;
+      if (sink instanceof NewScanWriter) writers.push({ scan, writer: sink });
+      let defaults: ScanDefaults | undefined;
+      for await (const chunk of scan.timeline.read(budget)) {
+        check.take(chunk);
+        if (sink) await sink.take(chunk, (defaults ??= check.defaults()));
+      }
+      check.finish();
+      if (!sink || !to || to instanceof DomainError) continue;
+      await sink.end((defaults ??= check.defaults()));
+      ids.set(scan.id, to.id);
+      if (sink instanceof NewScanWriter) {
+        imported.push(to.id);
+      } else if (sink.why === null) {
+        unchanged.push(to.id);
+      } else {
+        // The importer's own scan: naming what differs tells them only about their own data.
+        const stored = to.id === scan.id ? '' : ` (stored as ${to.id})`;
+        conflict = new DomainError('conflict', `scan ${scan.id}${stored} already exists with different content`, [
+          { field: 'scan_id', entry: scan.evidenceEntry, message: `${scan.id}: ${sink.why}` },
+        ]);
+      }
     }
-    check.finish();
-    if (!sink || !to || to instanceof DomainError) continue;
-    await sink.end((defaults ??= check.defaults()));
-    ids.set(scan.id, to.id);
-    if (sink instanceof NewScanWriter) {
-      imported.push(to.id);
-      written.push(sink.stored!);
-    } else if (sink.why === null) {
-      unchanged.push(to.id);
-    } else {
-      // The importer's own scan: naming what differs tells them only about their own data.
-      const stored = to.id === scan.id ? '' : ` (stored as ${to.id})`;
-      conflict = new DomainError('conflict', `scan ${scan.id}${stored} already exists with different content`, [
-        { field: 'scan_id', entry: scan.evidenceEntry, message: `${scan.id}: ${sink.why}` },
-      ]);
-    }
+    if (conflict) throw conflict;
+    // Read committed: the import's only rules across servers are keys, checked again here.
+    const written = await inTransaction(
+      db,
+      async (trx) => {
+        for (const id of unchanged) {
+          const still = await findScan(trx, id);
+          if (still?.submitted_by !== userId) throw new ImportRaced(`scan ${id} went meanwhile`);
+        }
+        const rows: ScanRow[] = [];
+        for (const { scan, writer } of writers) rows.push(await storeNewScan(db, trx, scan, writer));
+        return rows;
+      },
+      { isolation: 'read committed' },
+    );
+    for (const row of written) onStored(row);
+  } catch (error) {
+    await discardStagedTimelines(
+      db,
+      writers.flatMap(({ writer }) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
+    );
+    throw error;
   }
-  if (conflict) throw conflict;
-  for (const row of written) onStored(row);
   // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.
   return { imported, unchanged, ids: Object.fromEntries(ids) };
 }

@@ -1,0 +1,127 @@
+import { BulkInserter, ENTRY_SAMPLE } from '../../db/bulk-insert';
+import type { Db, Executor } from '../../db/database';
+import { inTransaction } from '../../db/transaction';
+import type { TimelineEntryValues } from '../evidence.repository';
+import { GridRecorder } from '../timeline-cells.repository';
+
+// An import's timelines are written before their scans, in short transactions of their own, so
+// that a million entries never hold the store's one writer (SQLite) for the whole import: a
+// submit waits for one step at most. Until the import's last transaction gives it its scan, a
+// staged timeline has no scan_id, and every reader looks timelines up by scan: nobody sees it
+// (migration 2026_11_26_124500_stage_timelines). A refused or failed import deletes what it
+// staged; a crashed one's leftovers are swept (sweepStagedTimelines).
+
+/** Entries per transaction: about 5–10 ms of SQLite's writer, the most a submit waits for. */
+export const STAGE_ROWS = 5000;
+
+/** Rows per multi-row INSERT, as the import always used. */
+const INSERT_ROWS = 100;
+
+/** A staged timeline untouched for this long belongs to an import that is no longer running. */
+export const STALE_STAGE_MS = 10 * 60_000;
+
+/** Writes one scan's timeline, a step at a time, as a staged timeline; its pyramid is kept for the scan. */
+export class StagedTimelineWriter {
+  /** The staged timeline, once the first entry made it. */
+  id: number | undefined;
+  readonly grid = new GridRecorder();
+  private seq = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async write(entries: readonly TimelineEntryValues[]): Promise<void> {
+    for (let start = 0; start < entries.length; start += STAGE_ROWS) {
+      await this.step(entries, start, Math.min(start + STAGE_ROWS, entries.length));
+    }
+  }
+
+  private async step(entries: readonly TimelineEntryValues[], from: number, to: number): Promise<void> {
+    if (from === to) return;
+    const now = Date.now();
+    await inTransaction(
+      this.db,
+      async (trx) => {
+        this.id ??= await createStagedTimeline(trx, now);
+        const rows = new BulkInserter(this.db, trx, 'timeline_entries', ENTRY_SAMPLE, INSERT_ROWS);
+        for (let i = from, seq = this.seq; i < to; i++, seq++) {
+          const { timestamp, action, tokens } = entries[i]!;
+          const written = rows.push(this.id, seq, timestamp, action, tokens);
+          if (written) await written;
+        }
+        await rows.flush();
+        await trx.updateTable('timelines').set({ staged_at: now }).where('id', '=', this.id).execute();
+      },
+      { isolation: 'read committed' },
+    );
+    // Only once committed: a PostgreSQL retry of the step writes the same seqs again.
+    for (let i = from; i < to; i++) this.grid.push(entries[i]!.timestamp, entries[i]!.tokens);
+    this.seq += to - from;
+  }
+}
+
+async function createStagedTimeline(trx: Executor, now: number): Promise<number> {
+  const row = await trx
+    .insertInto('timelines')
+    .values({ scan_id: null, staged_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * Gives staged timeline `id` to scan `scanId`, inside the transaction that stores the scan: from
+ * its commit on, readers find the whole timeline at once.
+ */
+export async function adoptStagedTimeline(trx: Executor, id: number, scanId: string): Promise<void> {
+  const result = await trx
+    .updateTable('timelines')
+    .set({ scan_id: scanId, staged_at: null })
+    .where('id', '=', id)
+    .where('scan_id', 'is', null)
+    .executeTakeFirst();
+  // Swept as stale meanwhile (an import paused for minutes): the scan cannot be stored whole.
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`staged timeline ${id} is gone`);
+}
+
+/** Deletes staged timelines and their entries, a step at a time, so that a long one never holds the writer. */
+export async function discardStagedTimelines(db: Db, ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    for (;;) {
+      const last = await db
+        .selectFrom('timeline_entries')
+        .select((eb) => eb.fn.max<number | null>('seq').as('seq'))
+        .where('timeline_id', '=', id)
+        .executeTakeFirst();
+      if (last?.seq === null || last?.seq === undefined) break;
+      const from = Number(last.seq) - STAGE_ROWS + 1;
+      await inTransaction(
+        db,
+        (trx) => trx.deleteFrom('timeline_entries').where('timeline_id', '=', id).where('seq', '>=', from).execute(),
+        { isolation: 'read committed' },
+      );
+    }
+    await inTransaction(
+      db,
+      (trx) => trx.deleteFrom('timelines').where('id', '=', id).where('scan_id', 'is', null).execute(),
+      { isolation: 'read committed' },
+    );
+  }
+}
+
+/**
+ * Deletes the staged timelines of imports that stopped (a crash, a kill) without cleaning up:
+ * those untouched for `olderThanMs`. A running import touches its own at every step.
+ */
+export async function sweepStagedTimelines(db: Db, olderThanMs = STALE_STAGE_MS): Promise<number> {
+  const rows = await db
+    .selectFrom('timelines')
+    .select('id')
+    .where('scan_id', 'is', null)
+    .where('staged_at', '<', Date.now() - olderThanMs)
+    .execute();
+  await discardStagedTimelines(
+    db,
+    rows.map((row) => Number(row.id)),
+  );
+  return rows.length;
+}
