@@ -46,8 +46,9 @@ export interface AppOptions {
   log?: LogDestination;
   allowHosts?: readonly string[];
   /**
-   * Behind a TLS-terminating proxy on this machine: believe its X-Forwarded-Proto/-For, so that a
-   * browser reached over https gets a `Secure` session cookie. Only proxies on loopback are believed.
+   * Behind a TLS-terminating proxy on this machine: believe its X-Forwarded-Proto/-Host/-For, so
+   * that a browser reached over https gets a `Secure` session cookie and its https Origin is its
+   * own (guards.ts). Only proxies on loopback are believed.
    */
   trustProxy?: boolean | undefined;
   /** The built renderer to serve at `/`; without it `/` explains how to build it. */
