@@ -1,16 +1,76 @@
-import { DatabaseUrlError, parseDatabaseUrl, type DatabaseLocation } from '../../main/db/database-location';
+import {
+  DatabaseUrlError,
+  maskSecrets,
+  parseDatabaseUrl,
+  urlHasPassword,
+  type DatabaseLocation,
+  type PostgresLocation,
+} from '../../main/db/database-location';
+import { PasswordFileError, readPasswordFile } from '../../main/db/password-file';
+import { writeErr } from '../output';
 import { UsageError } from '../usage-error';
 
-/** `--database URL`, else `SCANDESK_DATABASE_URL`: a PostgreSQL store; neither: SQLite in the data directory. */
-export const DATABASE_OPTION = { database: { type: 'string' } } as const;
+/**
+ * `--database URL`, else `SCANDESK_DATABASE_URL`: a PostgreSQL store; neither: SQLite in the data
+ * directory. The password may come from the URL, `--database-password-file` (or
+ * `SCANDESK_DATABASE_PASSWORD_FILE`), PGPASSWORD or ~/.pgpass (PGPASSFILE).
+ */
+export const DATABASE_OPTION = {
+  database: { type: 'string' },
+  'database-password-file': { type: 'string' },
+} as const;
 
-export function databaseFlag(value: string | undefined): DatabaseLocation | undefined {
+export function databaseFlag(
+  value: string | undefined,
+  passwordFile: string | undefined = process.env.SCANDESK_DATABASE_PASSWORD_FILE || undefined,
+): DatabaseLocation | undefined {
   const url = value ?? (process.env.SCANDESK_DATABASE_URL || undefined);
-  if (url === undefined) return undefined;
+  if (url === undefined) {
+    if (passwordFile !== undefined) {
+      throw new UsageError('--database-password-file needs --database or SCANDESK_DATABASE_URL');
+    }
+    return undefined;
+  }
+  const location = databaseUrl(url, '--database');
+  if (passwordFile === undefined) return location;
+  if (urlHasPassword(url)) {
+    throw new UsageError('the database URL holds a password already; give it in one place only');
+  }
   try {
-    return parseDatabaseUrl(url);
+    // Read now so that a wrong path stops the command at once; the store reads it again when opened.
+    readPasswordFile(passwordFile);
   } catch (error) {
-    if (error instanceof DatabaseUrlError) throw new UsageError(error.message);
+    if (error instanceof PasswordFileError) throw new UsageError(error.message);
     throw error;
   }
+  return { ...location, passwordFile };
+}
+
+/**
+ * A PostgreSQL URL given as a command-line argument (`flag`). One holding a password can be read
+ * by every local user (ps, /proc) for as long as the process runs: this process shows its
+ * arguments masked from now on, and says where the password belongs instead.
+ */
+export function databaseUrl(url: string, flag: string): PostgresLocation {
+  let location: PostgresLocation;
+  try {
+    location = parseDatabaseUrl(url);
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) throw new UsageError(error.message.replace('--database', flag));
+    throw error;
+  }
+  if (process.argv.includes(url) || process.argv.some((arg) => arg.endsWith(`=${url}`))) {
+    if (urlHasPassword(url)) hidePassword(flag);
+  }
+  return location;
+}
+
+function hidePassword(flag: string): void {
+  // Linux and macOS show process.title in place of the arguments; it cannot undo what was visible
+  // before this line ran, nor what a parent (npm, a shell) still shows.
+  process.title = process.argv.map(maskSecrets).join(' ');
+  writeErr(
+    `warning: the password in ${flag} can be read by other local users (ps) while the process starts; ` +
+      'give it in SCANDESK_DATABASE_URL, PGPASSWORD, ~/.pgpass or --database-password-file instead\n',
+  );
 }

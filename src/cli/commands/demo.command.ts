@@ -54,7 +54,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   const scans = parseCount(values.scans);
   const seed = parseSeed(values.seed);
   const now = parseNow(values.now);
-  const database = databaseFlag(values.database);
+  const database = databaseFlag(values.database, values['database-password-file']);
 
   const { runDemo } = await import('../../main/demo/demo.service');
   const summary = await runDemo({

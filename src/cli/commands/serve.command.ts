@@ -4,7 +4,7 @@ import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
 import { startServer } from '../../main/server/listen';
 import { rendererDir } from '../../main/renderer-dir';
 import { openWorkspace } from '../../main/workspace/workspace';
-import { describeLocation } from '../../main/db/database-location';
+import { describeLocation, maskSecrets } from '../../main/db/database-location';
 import { EXIT, UsageError } from '../usage-error';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
 import { writeErr, writeOut } from '../output';
@@ -31,12 +31,12 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   const port = parsePort(values.port);
   const dataDir = values['data-dir'] ?? defaultDataDir();
-  const database = databaseFlag(values.database);
+  const database = databaseFlag(values.database, values['database-password-file']);
   const store = database ? describeLocation(database) : dataDir;
   const workspace = await openWorkspace(dataDir, {
     database,
     initialToken: process.env.SCANDESK_TOKEN || undefined,
-    onIdleError: (error) => writeErr(`database connection lost (${error.message}); reconnecting\n`),
+    onIdleError: (error) => writeErr(`database connection lost (${maskSecrets(error.message)}); reconnecting\n`),
     onUpgrade: (pending) =>
       writeErr(
         `upgrading the database in ${store} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +

@@ -1,18 +1,19 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeLocation, parseDatabaseUrl, type DatabaseLocation } from '../../main/db/database-location';
+import { describeLocation, type DatabaseLocation } from '../../main/db/database-location';
 import { migrateToLatest } from '../../main/db/migrate';
 import { checkReachable, openDatabase } from '../../main/db/open-database';
 import { copyStore, countRows } from '../../main/db/store-copy';
 import { databaseFile, tokenFile } from '../../main/workspace/data-dir';
 import { countProgress } from '../count-progress';
 import { EXIT, UsageError } from '../usage-error';
+import { databaseUrl } from './database-flag';
 import { writeOut } from '../output';
 
 /** A data directory (its SQLite store) or a postgres:// URL. */
 function storeAt(value: string | undefined, flag: '--from' | '--to'): { location: DatabaseLocation; dataDir?: string } {
   if (!value) throw new UsageError(`${flag} is required: a data directory or a postgres:// URL`);
-  if (/^postgres(ql)?:/.test(value)) return { location: parseDatabaseUrl(value) };
+  if (/^postgres(ql)?:/.test(value)) return { location: databaseUrl(value, flag) };
   if (flag === '--from' && !existsSync(databaseFile(value))) {
     throw new UsageError(`--from ${value} holds no store (no ${databaseFile(value)})`);
   }

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from './database';
-import { describeLocation, type DatabaseLocation } from './database-location';
+import { describeLocation, maskSecrets, type DatabaseLocation } from './database-location';
 import { dialectOf } from './dialect';
 import { openPostgres, type PostgresOptions } from './postgres-connection';
 import { openSqliteDatabase, type OpenOptions } from './sqlite-connection';
@@ -9,7 +9,9 @@ export type OpenDatabaseOptions = OpenOptions & PostgresOptions;
 
 /** The store at `location` under Kysely: features see one Database, whichever the dialect. */
 export function openDatabase(location: DatabaseLocation, options: OpenDatabaseOptions = {}): Db {
-  return location.kind === 'sqlite' ? openSqliteDatabase(location.file, options) : openPostgres(location.url, options);
+  return location.kind === 'sqlite'
+    ? openSqliteDatabase(location.file, options)
+    : openPostgres(location.url, { ...options, passwordFile: location.passwordFile });
 }
 
 export class StoreUnreachableError extends Error {
@@ -24,7 +26,8 @@ export async function checkReachable(db: Db, location: DatabaseLocation): Promis
   try {
     await sql`SELECT 1`.execute(db);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // A driver's message may quote the connection string it was given.
+    const reason = maskSecrets(error instanceof Error ? error.message : String(error));
     throw new StoreUnreachableError(`cannot reach the store at ${describeLocation(location)}: ${reason}`, {
       cause: error,
     });

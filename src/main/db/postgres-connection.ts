@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './database';
+import { urlHasPassword, withPassword } from './database-location';
+import { readPasswordFile } from './password-file';
 
 /** PostgreSQL type OIDs whose text form the API must answer as numbers. */
 const INT8_OID = 20;
@@ -18,6 +20,11 @@ const types = {
 } as pg.CustomTypesConfig;
 
 export interface PostgresOptions {
+  /**
+   * A file whose first line is the password, for a URL that holds none. Without either, pg takes
+   * PGPASSWORD, then the password file of PGPASSFILE or ~/.pgpass.
+   */
+  passwordFile?: string | undefined;
   /** Connections in the pool: one for the writer's batch, the rest for reads. */
   poolSize?: number;
   /** Told the reason when an idle connection of the pool fails (the server restarted, say). */
@@ -35,8 +42,14 @@ export function poolOf(db: Kysely<Database>): pg.Pool {
 
 /** A pool on `url` under Kysely; destroying the Kysely instance ends the pool. */
 export function openPostgres(url: string, options: PostgresOptions = {}): Kysely<Database> {
+  // pg's own `password` option loses to the URL's (an empty one included), so the password goes
+  // into the URL, which lives only in this pool's memory.
+  const connectionString =
+    options.passwordFile === undefined || urlHasPassword(url)
+      ? url
+      : withPassword(url, readPasswordFile(options.passwordFile));
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString,
     max: options.poolSize ?? 10,
     types,
     application_name: 'scandesk',
