@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { BulkInserter, ENTRY_SAMPLE } from '../../db/bulk-insert';
 import type { Db, Executor } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
@@ -56,6 +57,10 @@ export class StagedTimelineWriter {
     // Only once committed: a PostgreSQL retry of the step writes the same seqs again.
     for (let i = from; i < to; i++) this.grid.push(entries[i]!.timestamp, entries[i]!.tokens);
     this.seq += to - from;
+    // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
+    // for: without a turn of the event loop here, no request would be read, and no submit
+    // written, between two steps.
+    await nextTurn();
   }
 }
 
