@@ -2,10 +2,13 @@
 // not load a module that pulls in fastify, SQLite or TypeBox just to print a few lines.
 
 export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--data-dir DIR] [--database postgres://USER@HOST:PORT/DB]
-               [--allow-host NAME]... [--trust-proxy] [--log-level info]
+               [--database-password-file FILE] [--allow-host NAME]... [--trust-proxy] [--log-level info]
   Runs the headless server: the /v1 API and the viewer at /. --port 0 picks a free port.
   --database (or SCANDESK_DATABASE_URL) keeps the store in PostgreSQL instead of the data directory's
   SQLite file; several servers may share one database. The data directory still holds the token file.
+  Keep the password off the command line, where every local user can read it (ps): put the URL in
+  SCANDESK_DATABASE_URL, or the password in PGPASSWORD, ~/.pgpass (PGPASSFILE) or the first line of
+  --database-password-file (or SCANDESK_DATABASE_PASSWORD_FILE). Printed URLs show it as ***.
   --trust-proxy believes X-Forwarded-Proto from a TLS proxy on this machine (session cookies become Secure).`;
 
 export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--user USER_ID] [--database postgres://…]]
@@ -56,7 +59,7 @@ scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-requ
                            [--blocked-tools a,b|none] [--blocked-actions a,b|none] [--json]
   Shows an organization's policy, or changes only the given fields of it (owners and admins).`;
 
-export const demoHelp = `scandesk demo --data-dir DIR [--database postgres://…] [--scans 5000] [--seed 1] [--now ISO]
+export const demoHelp = `scandesk demo --data-dir DIR [--database postgres://… [--database-password-file FILE]] [--scans 5000] [--seed 1] [--now ISO]
   Fills a data directory's store (new or existing; PostgreSQL with --database) with realistic demo organizations, teams, policies and
   scans over the 90 days before --now (default: the current time rounded down to the hour).
   The same --seed, --now and --scans always give the same data.`;
@@ -65,4 +68,5 @@ export const storeHelp = `scandesk store copy --from DIR|postgres://… --to DIR
   Copies a whole store (users, tokens, organizations, teams, policies, scans, timelines, violations)
   into an empty one, in one transaction: all or nothing, with progress. SQLite ↔ PostgreSQL, either
   way, or between two of a kind. Browser sessions are not copied; the token file goes along between
-  data directories. Stop the servers of both stores first.`;
+  data directories. Stop the servers of both stores first. A PostgreSQL password is best given in
+  PGPASSWORD or ~/.pgpass rather than in the URL, where other local users can read it (ps).`;
