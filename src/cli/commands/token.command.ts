@@ -41,7 +41,9 @@ async function localToken(args: string[]): Promise<number> {
   if (values.user !== undefined && !values.rotate) throw new UsageError(`token: --user needs --rotate\n${tokenHelp}`);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.rotate) {
-    const workspace = await openWorkspace(dataDir, { database: databaseFlag(values.database) });
+    const workspace = await openWorkspace(dataDir, {
+      database: databaseFlag(values.database, values['database-password-file']),
+    });
     try {
       const owner = await findWorkspaceOwner(workspace.db);
       if (!owner) throw new Error('the store has no workspace owner');
