@@ -117,6 +117,7 @@ export default defineBenchmark({
       value: number,
       target?: { limit: number; unit: string },
       note?: string,
+      baseline?: { label: string; value: number },
     ) =>
       results.push(
         result({
@@ -124,6 +125,7 @@ export default defineBenchmark({
           label,
           metric,
           value,
+          baseline: baseline ?? null,
           target: target ? { kind: 'max', ...target } : null,
           note,
         }),
@@ -140,12 +142,21 @@ export default defineBenchmark({
           return lastLine(body).result as { policy: { violations: number } };
         }),
       );
+      // This machine's own hiccups: the same watch of an idle server, as long (up to 10 s).
+      const idleFor = Math.min(preview.wallMs, 10_000);
+      const idleAt = performance.now();
+      const idle = await watch(server, '/healthz', () => performance.now() - idleAt < idleFor);
+      const idleBaseline = {
+        label: `idle server, /healthz slowest over ${(idleFor / 1000).toFixed(1)} s`,
+        value: idle.max,
+      };
       row(
         `preview, ${size}: /healthz slowest`,
         'ms',
         preview.value.max,
         { limit: STALL_TARGET_MS, unit: 'ms' },
         `${preview.value.n} sequential GETs during it`,
+        idleBaseline,
       );
       row(
         `preview, ${size}: server memory growth`,
@@ -187,6 +198,7 @@ export default defineBenchmark({
         aborted.value.health.max,
         { limit: STALL_TARGET_MS, unit: 'ms' },
         `${aborted.value.health.n} GETs in the ${AFTER_ABORT_MS / 1000} s after the abort`,
+        idleBaseline,
       );
       row(
         `2 previews aborted after ${ABORT_AFTER_MS} ms: server memory growth`,
@@ -249,6 +261,7 @@ export default defineBenchmark({
         reevaluation.value.max,
         undefined,
         `${reevaluation.value.n} GETs; ${formatCount(reevaluation.value.value.policy.violations)} violations written`,
+        idleBaseline,
       );
       row(
         `re-evaluate, ${size}: slowest submit during it`,

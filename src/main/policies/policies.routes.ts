@@ -19,6 +19,10 @@ const progressResponse = {
 
 /** What the range of a preview or re-evaluation must be, which no schema keyword can say. */
 const RANGE_RULES = `Rules the schema cannot state: \`until\` must be after \`since\`, at most ${IMPACT_MAX_DAYS} days after it; otherwise 400 naming \`until\`.`;
+/** What holds for every run, whichever route starts it. */
+const RUN_RULES =
+  'One preview or re-evaluation per organization runs at a time, across every server on the store: another is 409 (conflict) until it ends. ' +
+  'A client that disconnects stops the run at its next step; a re-evaluation stopped so, or failing, writes nothing.';
 
 const tags = ['policies'];
 
@@ -76,7 +80,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         summary:
           "What a draft policy would flag over the organization's stored scans of a range (owner, admin); writes nothing",
-        description: RANGE_RULES,
+        description: `${RANGE_RULES} ${RUN_RULES}`,
         params: OrganizationParams,
         body: PolicyPreviewBody,
         produces: ['application/x-ndjson'],
@@ -96,7 +100,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
         tags,
         summary:
           "Apply the saved policy to the organization's submitted scans of a range, all or nothing (owner, admin); imported scans keep their package's violations",
-        description: RANGE_RULES,
+        description: `${RANGE_RULES} ${RUN_RULES}`,
         params: OrganizationParams,
         body: ReevaluateBody,
         produces: ['application/x-ndjson'],

@@ -263,11 +263,16 @@ async function swapIn(trx: Executor, runId: string): Promise<void> {
       await insertStagedStep(trx, runId, step);
       await nextTurn();
     }
-    await applyStagedCounts(
-      trx,
-      runId,
-      page.map((scan) => scan.scanId),
-    );
+    // The rollup trigger of a scan's count reads all its violations: as many scans at a time as
+    // have STEP_ROWS of them, and a larger one alone.
+    for (const step of planSteps(
+      page.map((scan) => ({ key: scan.scanId, rows: Math.max(1, scan.stagedCount) })),
+      STEP_ROWS,
+    )) {
+      if (step.kind === 'slice' && step.from > 0) continue;
+      await applyStagedCounts(trx, runId, step.kind === 'items' ? step.keys : [step.key]);
+      await nextTurn();
+    }
     after = page[page.length - 1]!.scanId;
   }
 }
