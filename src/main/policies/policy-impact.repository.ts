@@ -1,4 +1,5 @@
-import type { Executor } from '../db/database';
+import { BulkInserter } from '../db/bulk-insert';
+import type { Db, Executor } from '../db/database';
 import type { ScanRow } from '../db/tables/scan.table';
 import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
 import type { FindingKey, RowStep } from './policy-impact';
@@ -102,17 +103,34 @@ export async function violationsOf(db: Executor, step: RowStep<string>): Promise
   return rows as (FindingKey & { scan_id: string })[];
 }
 
-/** Rows per INSERT of staged violations: 8 parameters each, far below either backend's limit. */
-const STAGE_ROWS = 500;
+const STAGED_SAMPLE: NewPolicyStagedViolation = {
+  run_id: '',
+  scan_id: '',
+  seq: 0,
+  id: '',
+  rule: '',
+  severity: 'low',
+  message: '',
+  timeline_index: 0,
+};
 
-/** Stages violations of a re-evaluation (not yet visible to anyone). */
-export async function stageViolations(db: Executor, rows: readonly NewPolicyStagedViolation[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += STAGE_ROWS) {
-    await db
-      .insertInto('policy_staged_violations')
-      .values(rows.slice(start, start + STAGE_ROWS))
-      .execute();
+/** Stages violations of a re-evaluation (not yet visible to anyone), inside the caller's transaction `trx` on `db`. */
+export async function stageViolations(db: Db, trx: Executor, rows: readonly NewPolicyStagedViolation[]): Promise<void> {
+  const staged = new BulkInserter(db, trx, 'policy_staged_violations', STAGED_SAMPLE, 100);
+  for (const row of rows) {
+    const written = staged.push(
+      row.run_id,
+      row.scan_id,
+      row.seq,
+      row.id,
+      row.rule,
+      row.severity,
+      row.message,
+      row.timeline_index ?? null,
+    );
+    if (written) await written;
   }
+  await staged.flush();
 }
 
 /** Stages the scans whose violations a re-evaluation replaces, with their new counts. */

@@ -329,7 +329,7 @@ export async function reevaluate(
           const written = rows;
           rows = [];
           if (written.length > 0) {
-            await inTransaction(db, (trx) => stageViolations(trx, written), { isolation: 'read committed' });
+            await inTransaction(db, (trx) => stageViolations(db, trx, written), { isolation: 'read committed' });
           }
         },
       );
