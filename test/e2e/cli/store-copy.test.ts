@@ -46,11 +46,15 @@ describe('scandesk store copy', () => {
     expect(missing.stderr).toMatch(/holds no store/);
     const scheme = await runCli(['store', 'copy', '--from', 'mysql://x/y', '--to', makeTempDir()]);
     expect(scheme.code).toBe(2);
-    // A server that is not there: one sentence, the password masked, no stack.
+    // A server that is not there: one sentence, the password masked, no stack; and a warning that
+    // the password was on the command line.
     const down = await runCli(['store', 'copy', '--from', 'postgres://me:pw@127.0.0.1:1/db', '--to', makeTempDir()]);
     expect(down.code).toBe(1);
-    expect(down.stderr).toBe(
-      'error: cannot reach the store at postgres://me:***@127.0.0.1:1/db: connect ECONNREFUSED 127.0.0.1:1\n',
+    const [warning, error, ...rest] = down.stderr.split('\n');
+    expect(warning).toMatch(/^warning: the password in --from can be read by other local users/);
+    expect(error).toBe(
+      'error: cannot reach the store at postgres://me:***@127.0.0.1:1/db: connect ECONNREFUSED 127.0.0.1:1',
     );
+    expect(rest).toEqual(['']);
   });
 });
