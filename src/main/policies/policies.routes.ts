@@ -60,9 +60,12 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
   ) => {
     const run = await beginImpactRun(db, request.params.id, request.user.id, range);
     const gone = new AbortController();
+    const leave = () => gone.abort(new Error('the client went away'));
     reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) gone.abort(new Error('the client went away'));
+      if (!reply.raw.writableFinished) leave();
     });
+    // Gone already while the run was being claimed: its close event has passed.
+    if (reply.raw.socket?.destroyed) leave();
     const stream = progressStream(
       (progress) => work(run, progress, gone.signal),
       (error) => {
