@@ -1,3 +1,4 @@
+import { maskSecrets } from '../main/db/database-location';
 import { VERSION } from '../main/version';
 import { ServerError } from './client-errors';
 import {
@@ -64,8 +65,20 @@ const SELF_EXPLAINING = new Set([
   'StoreCopyError',
 ]);
 
+/**
+ * A database password in the arguments (`--database postgres://me:pw@…`) can be read by every
+ * local user in ps and /proc while the process runs. Linux and macOS show process.title in their
+ * place, so it is masked first thing, before a command's modules take seconds to load; what was
+ * visible before this ran, or in a parent (npm, a shell), stays so. database-flag.ts warns.
+ */
+function hideSecrets(): void {
+  const masked = process.argv.map(maskSecrets);
+  if (masked.some((arg, i) => arg !== process.argv[i])) process.title = masked.join(' ');
+}
+
 /** Runs one command line and returns the exit code; every failure becomes one readable message. */
 export async function main(argv: string[]): Promise<number> {
+  hideSecrets();
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     writeOut(`${HELP}\n`);

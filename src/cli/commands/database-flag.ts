@@ -1,6 +1,5 @@
 import {
   DatabaseUrlError,
-  maskSecrets,
   parseDatabaseUrl,
   urlHasPassword,
   type DatabaseLocation,
@@ -48,8 +47,8 @@ export function databaseFlag(
 
 /**
  * A PostgreSQL URL given as a command-line argument (`flag`). One holding a password can be read
- * by every local user (ps, /proc) for as long as the process runs: this process shows its
- * arguments masked from now on, and says where the password belongs instead.
+ * by every local user (ps, /proc): the CLI masks it in its process title at once (index.ts), and
+ * this says where the password belongs instead.
  */
 export function databaseUrl(url: string, flag: string): PostgresLocation {
   let location: PostgresLocation;
@@ -59,18 +58,12 @@ export function databaseUrl(url: string, flag: string): PostgresLocation {
     if (error instanceof DatabaseUrlError) throw new UsageError(error.message.replace('--database', flag));
     throw error;
   }
-  if (process.argv.includes(url) || process.argv.some((arg) => arg.endsWith(`=${url}`))) {
-    if (urlHasPassword(url)) hidePassword(flag);
+  const inArguments = process.argv.includes(url) || process.argv.some((arg) => arg.endsWith(`=${url}`));
+  if (inArguments && urlHasPassword(url)) {
+    writeErr(
+      `warning: the password in ${flag} can be read by other local users (ps) while the process starts; ` +
+        'give it in SCANDESK_DATABASE_URL, PGPASSWORD, ~/.pgpass or --database-password-file instead\n',
+    );
   }
   return location;
-}
-
-function hidePassword(flag: string): void {
-  // Linux and macOS show process.title in place of the arguments; it cannot undo what was visible
-  // before this line ran, nor what a parent (npm, a shell) still shows.
-  process.title = process.argv.map(maskSecrets).join(' ');
-  writeErr(
-    `warning: the password in ${flag} can be read by other local users (ps) while the process starts; ` +
-      'give it in SCANDESK_DATABASE_URL, PGPASSWORD, ~/.pgpass or --database-password-file instead\n',
-  );
 }
