@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexedTimelineEntry, TimelineBucket, TimelinePage } from '../../../../src/shared/api/evidence';
-import type { Violation } from '../../../../src/shared/api/scans';
 import { parseScanDetailSearch } from '../../../../src/renderer/src/features/scan-detail/detail-search';
 import {
   breakdownRows,
@@ -16,11 +15,15 @@ import {
   requestsInWindow,
   rowOfEntry,
   timelineSummary,
-  violationsByEntry,
   wantsRawWindow,
   windowForIndices,
   windowRange,
 } from '../../../../src/renderer/src/features/scan-detail/timeline-shaping';
+import {
+  ENTRY_CHUNK,
+  entryChunks,
+  mergeEntryCounts,
+} from '../../../../src/renderer/src/features/scan-detail/violation-paging';
 
 const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -32,13 +35,9 @@ const timeline: IndexedTimelineEntry[] = [0, 1, 2, 3, 4].map((i) => ({
   tokens: 10 * (i + 1),
 }));
 
-const violation = (timeline_index: number | null): Violation => ({
-  id: `vio_${timeline_index}`,
-  rule: 'action.blocked',
-  severity: 'high',
-  message: 'm',
-  timeline_index,
-});
+/** Per-entry counts as the server answers them, one chunk. */
+const counts = (...entries: [index: number, violations: number][]): Map<number, number> =>
+  mergeEntryCounts([{ entries: entries.map(([index, violations]) => ({ index, violations })) }]);
 
 /** 10 buckets of 1,000 requests each over 10 s. */
 const buckets: TimelineBucket[] = Array.from({ length: 10 }, (_, i) => ({
@@ -70,7 +69,7 @@ describe('parseScanDetailSearch', () => {
 
 describe('chart points', () => {
   it('marks raw points that carry violations and clips them to the window', () => {
-    const byEntry = violationsByEntry([violation(1), violation(1), violation(null)]);
+    const byEntry = counts([1, 2]);
     expect(byEntry.get(1)).toBe(2);
     const points = rawPoints(timeline, byEntry);
     expect(points).toHaveLength(5);
@@ -80,7 +79,7 @@ describe('chart points', () => {
 
   it('keeps the timeline index of entries fetched from the middle of a timeline', () => {
     const window = timeline.slice(2).map((entry) => ({ ...entry, index: entry.index + 5000 }));
-    const points = rawPoints(window, violationsByEntry([violation(5003)]));
+    const points = rawPoints(window, counts([5003, 1]));
     expect(points.map((p) => [p.index, p.violations])).toEqual([
       [5002, 0],
       [5003, 1],
@@ -196,7 +195,7 @@ describe('summary, breakdown', () => {
   it('summarizes the chart in a sentence', () => {
     const fmt = (n: number): string => n.toLocaleString('en-US');
     const time = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
-    expect(timelineSummary(rawPoints(timeline, violationsByEntry([violation(2)])), 'raw', 5, fmt, time)).toBe(
+    expect(timelineSummary(rawPoints(timeline, counts([2, 1])), 'raw', 5, fmt, time)).toBe(
       'Tokens per request: 5 of 5 requests from 00:00:00 to 00:00:04; the largest request used 50 tokens; 1 violation is marked.',
     );
     expect(timelineSummary(bucketPoints(buckets), 'buckets', 10_000, fmt, time)).toContain(
@@ -212,5 +211,24 @@ describe('summary, breakdown', () => {
       { name: 'output', tokens: 5 },
     ]);
     expect(breakdownRows(undefined)).toEqual([]);
+  });
+});
+
+describe('per-entry violation counts', () => {
+  it('asks for each chunk of indexes once, in order', () => {
+    expect(entryChunks([])).toEqual([]);
+    expect(entryChunks([ENTRY_CHUNK * 3, 0, ENTRY_CHUNK - 1, ENTRY_CHUNK, 7, ENTRY_CHUNK * 3 + 1])).toEqual([0, 1, 3]);
+  });
+
+  it('merges the chunks that have arrived, skipping those still on their way', () => {
+    const merged = mergeEntryCounts([
+      { entries: [{ index: 4, violations: 2 }] },
+      undefined,
+      { entries: [{ index: ENTRY_CHUNK + 1, violations: 1 }] },
+    ]);
+    expect([...merged]).toEqual([
+      [4, 2],
+      [ENTRY_CHUNK + 1, 1],
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { ScanSummaryCard } from './ScanSummaryCard';
 import { breakdownRows } from './timeline-shaping';
 import { TimelineSection } from './TimelineSection';
 import { useEvidenceSummary, useScan } from './use-scan-detail';
+import { ViolationBreakdown } from './ViolationBreakdown';
 import { ViolationsList } from './ViolationsList';
 
 function BackToScans() {
@@ -52,7 +53,6 @@ export function ScanDetailPage() {
     [navigate],
   );
   const notFound = scan.error instanceof ServerError && scan.error.status === 404;
-  const violations = evidence.data?.evidence.violations ?? scan.data?.violations ?? [];
   const breakdown = breakdownRows(evidence.data?.evidence.token_breakdown);
 
   return (
@@ -66,13 +66,21 @@ export function ScanDetailPage() {
           {scan.data && <ScanSummaryCard scan={scan.data} />}
           <div className="scan-detail-grid">
             <section className="card" aria-labelledby="violations-heading">
-              <h2 id="violations-heading">Violations ({violations.length})</h2>
-              <ViolationsList
-                violations={violations}
-                selectedEntry={search.entry}
-                // Jumping to an entry clears the entries filter, so that the entry is in the list.
-                onSelectEntry={(entry) => onSearch({ entry, action: undefined }, false)}
-              />
+              <h2 id="violations-heading">
+                Violations{scan.data ? ` (${formatCount(scan.data.violation_count)})` : ''}
+              </h2>
+              {scan.data && (
+                <>
+                  <ViolationBreakdown scanId={scanId} />
+                  <ViolationsList
+                    scanId={scanId}
+                    total={scan.data.violation_count}
+                    selectedEntry={search.entry}
+                    // Jumping to an entry clears the entries filter, so that the entry is in the list.
+                    onSelectEntry={(entry) => onSearch({ entry, action: undefined }, false)}
+                  />
+                </>
+              )}
             </section>
             <section className="card" aria-labelledby="breakdown-heading">
               <h2 id="breakdown-heading">Token breakdown</h2>
@@ -96,7 +104,7 @@ export function ScanDetailPage() {
               <TimelineSection
                 scanId={scanId}
                 requestCount={evidence.data.evidence.request_count}
-                violations={violations}
+                hasViolations={(scan.data?.violation_count ?? 0) > 0}
                 search={search}
                 onSearch={onSearch}
               />

@@ -1,9 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry } from './timeline-shaping';
 import { useTimelinePages } from './use-scan-detail';
+import { useEntryViolations } from './use-scan-violations';
+import { entryChunks } from './violation-paging';
 
 const ROW_HEIGHT = 33;
 const COLUMNS = 5;
@@ -15,14 +17,15 @@ const COLUMNS = 5;
 export function TimelineEntriesTable({
   scanId,
   requestCount,
-  violationsByEntry,
+  hasViolations,
   actionFilter,
   onActionFilter,
   highlighted,
 }: {
   scanId: string;
   requestCount: number;
-  violationsByEntry: ReadonlyMap<number, number>;
+  /** Whether any violation exists to count: without one, no counts are asked for. */
+  hasViolations: boolean;
   actionFilter: string | undefined;
   onActionFilter: (text: string) => void;
   highlighted: number | undefined;
@@ -37,6 +40,11 @@ export function TimelineEntriesTable({
   const wanted = withPage(visiblePages, highlightedPage);
   const { pages, error } = useTimelinePages(scanId, action, wanted);
   const total = listTotal(pages, action === undefined ? requestCount : 0);
+  const chunks = useMemo(
+    () => entryChunks([...pages.values()].flatMap((page) => page.entries.map((entry) => entry.index))),
+    [pages],
+  );
+  const violationsByEntry = useEntryViolations(scanId, chunks, hasViolations);
   // The app does not use the React Compiler; the warning is about its memoization only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({

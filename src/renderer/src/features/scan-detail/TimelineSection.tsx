@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Violation } from '../../../../shared/api/scans';
 import { ScanTimelineChart } from '../../components/charts/ScanTimelineChart';
 import { QueryState } from '../../components/QueryState';
 import { formatCount } from '../../lib/format';
@@ -16,11 +15,12 @@ import {
   pageOfRow,
   rawPoints,
   timelineSummary,
-  violationsByEntry,
   wantsRawWindow,
   windowForIndices,
 } from './timeline-shaping';
 import { useRawTimeline, useTimelineBuckets, useTimelinePage, useWindowBuckets } from './use-scan-detail';
+import { useEntryViolations } from './use-scan-violations';
+import { entryChunks } from './violation-paging';
 
 const BRUSH_COMMIT_MS = 350;
 
@@ -28,20 +28,20 @@ const BRUSH_COMMIT_MS = 350;
 export function TimelineSection({
   scanId,
   requestCount,
-  violations,
+  hasViolations,
   search,
   onSearch,
 }: {
   scanId: string;
   requestCount: number;
-  violations: Violation[];
+  /** Whether any violation exists to mark: without one, no counts are asked for. */
+  hasViolations: boolean;
   search: ScanDetailSearch;
   onSearch: (patch: Partial<ScanDetailSearch>, replace: boolean) => void;
 }) {
   const [zone] = useTimeZone();
   const formatTime = (ms: number): string => formatInstant(ms, zone);
   const buckets = useTimelineBuckets(scanId, requestCount);
-  const byEntry = useMemo(() => violationsByEntry(violations), [violations]);
   const large = needsBuckets(requestCount);
   const window =
     search.from !== undefined && search.to !== undefined ? { from: search.from, to: search.to } : undefined;
@@ -50,6 +50,9 @@ export function TimelineSection({
   const zoomRaw = wantsRawWindow({ requestCount, buckets: buckets.data, window });
   const raw = useRawTimeline(scanId, large ? window : undefined, !large || zoomRaw);
   const rawData = isComplete(raw.data) ? raw.data.entries : undefined;
+  // The drawn entries' violation counts, a chunk of indexes at a time (shared with the table).
+  const chunks = useMemo(() => entryChunks((rawData ?? []).map((entry) => entry.index)), [rawData]);
+  const byEntry = useEntryViolations(scanId, chunks, hasViolations);
   // Zoomed into a long timeline but still too many entries to draw: the window's own buckets.
   const zoomBuckets = useWindowBuckets(scanId, window, large && !zoomRaw);
   const windowBuckets = (window && zoomBuckets.data) ?? buckets.data;
@@ -128,7 +131,7 @@ export function TimelineSection({
         <TimelineEntriesTable
           scanId={scanId}
           requestCount={requestCount}
-          violationsByEntry={byEntry}
+          hasViolations={hasViolations}
           actionFilter={search.action}
           onActionFilter={(text) => onSearch({ action: text || undefined }, true)}
           highlighted={search.entry}

@@ -1,5 +1,4 @@
 import type { IndexedTimelineEntry, TimelineBucket, TimelinePage } from '../../../../shared/api/evidence';
-import type { Violation } from '../../../../shared/api/scans';
 
 /** More raw points than this and the chart draws server-side buckets instead (SPEC.md §6). */
 export const RAW_POINT_LIMIT = 2000;
@@ -30,17 +29,6 @@ export interface TimeWindow {
 }
 
 export const needsBuckets = (requestCount: number): boolean => requestCount > RAW_POINT_LIMIT;
-
-/** Entry index → number of violations that point at it. */
-export function violationsByEntry(violations: readonly Violation[]): Map<number, number> {
-  const byEntry = new Map<number, number>();
-  for (const violation of violations) {
-    if (violation.timeline_index !== null) {
-      byEntry.set(violation.timeline_index, (byEntry.get(violation.timeline_index) ?? 0) + 1);
-    }
-  }
-  return byEntry;
-}
 
 const inWindow = (point: ChartPoint, window: TimeWindow | undefined): boolean =>
   !window || (point.end >= window.from && point.t <= window.to);

@@ -18,11 +18,14 @@ export function useScan(scanId: string) {
   return useQuery({ queryKey: ['scans', 'detail', scanId], queryFn: () => apiGet<Scan>(scanPath(scanId)) });
 }
 
-/** Counts, breakdown and violations without the timeline, which may be large. */
+/**
+ * Counts and token breakdown, without the timeline and the violations: either may run to hundreds
+ * of thousands, and each has its own paged requests.
+ */
 export function useEvidenceSummary(scanId: string) {
   return useQuery({
     queryKey: ['scans', 'evidence-summary', scanId],
-    queryFn: () => apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'token_breakdown,violations' }),
+    queryFn: () => apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'token_breakdown' }),
   });
 }
 
