@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence } from '../../../src/shared/api/evidence';
 import type { ViolationEntries, ViolationPage, ViolationSummary } from '../../../src/shared/api/scan-violations';
 import { SCAN_VIOLATIONS_INLINE_MAX, type Scan, type Violation } from '../../../src/shared/api/scans';
-import { expectError } from '../../helpers/assertions';
+import { expectError, snapshotDatabase } from '../../helpers/assertions';
+import { json, postZip, upstreamEvidence } from '../../helpers/import-fixtures';
 import { createOrg, putPolicy, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
-import { unzip } from '../../helpers/zip-builder';
+import { buildZip, unzip } from '../../helpers/zip-builder';
 
 /** `n` entries of one token each, a second apart; every fifth is the blocked action. */
 function timeline(n: number) {
@@ -220,6 +221,35 @@ describe('paged violations', () => {
     for (const path of paths('scan_00000000000000000000000000')) {
       expectError(await ctx.request({ method: 'GET', url: path }), 404, 'not_found');
     }
+  });
+
+  it('refuses to import a scan object that lists only the first of its violations', async () => {
+    const truncated = await get<Scan>(`/v1/scans/${overCap.id}`);
+    const evidence = await get<Evidence>(`/v1/scans/${overCap.id}/evidence?types=timeline`);
+    const zip = buildZip([
+      { name: 'scan.json', data: json({ ...truncated, id: 'upstream_1' }) },
+      {
+        name: 'evidence.json',
+        data: json(upstreamEvidence('upstream_1', evidence.evidence.timeline!)),
+      },
+    ]);
+    const before = await snapshotDatabase(ctx.db);
+    const response = await postZip(ctx, zip);
+    const error = expectError(response, 400, 'invalid_package');
+    expect(error.details[0]).toMatchObject({
+      entry: 'scan.json',
+      message: expect.stringContaining('violations_truncated'),
+    });
+    expect(await snapshotDatabase(ctx.db)).toEqual(before);
+    // The same object saying it lists them all is imported.
+    const whole = buildZip([
+      {
+        name: 'scan.json',
+        data: json({ ...truncated, id: 'upstream_2', violations: [], violation_count: 0, violations_truncated: false }),
+      },
+      { name: 'evidence.json', data: json(upstreamEvidence('upstream_2', evidence.evidence.timeline!)) },
+    ]);
+    expect((await postZip(ctx, whole)).statusCode).toBe(201);
   });
 
   it('keeps every violation in the evidence package', async () => {

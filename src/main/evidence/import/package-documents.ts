@@ -27,6 +27,9 @@ export const ScanDocument = Type.Object({
   tokens: TokenCount,
   status: ScanStatusSchema,
   violations: Type.Array(Violation),
+  // A scan object as GET /v1/scans/:id answers it lists only the first of many violations: taken
+  // for all of them, it would import a scan without the rest.
+  violations_truncated: Type.Optional(Type.Literal(false)),
   organization_id: Type.Optional(Type.Union([Id, Type.Null()])),
   source: Type.Optional(Type.Enum(SCAN_SOURCES)),
 });
