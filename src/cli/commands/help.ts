@@ -9,7 +9,8 @@ export const serveHelp = `scandesk serve [--port 4790] [--host 127.0.0.1] [--dat
   Keep the password off the command line, where every local user can read it (ps): put the URL in
   SCANDESK_DATABASE_URL, or the password in PGPASSWORD, ~/.pgpass (PGPASSFILE) or the first line of
   --database-password-file (or SCANDESK_DATABASE_PASSWORD_FILE). Printed URLs show it as ***.
-  --trust-proxy believes X-Forwarded-Proto from a TLS proxy on this machine (session cookies become Secure).`;
+  --trust-proxy believes X-Forwarded-Proto and -Host from a TLS proxy on this machine (https
+  origins are accepted for writes, session cookies become Secure).`;
 
 export const tokenHelp = `scandesk token [--data-dir DIR] [--rotate [--user USER_ID] [--database postgres://…]]
 scandesk token list | create | rotate [--user USER_ID]   [--json] [--url URL] [--token T]
