@@ -1,4 +1,9 @@
 import { request, type IncomingMessage } from 'node:http';
+import type { ScanSummary } from '../../src/shared/api/scans';
+import type { Db } from '../../src/main/db/database';
+import type { App } from '../../src/main/http/route-types';
+import { buildApp } from '../../src/main/server/app';
+import { createTestContext, type TestContext } from './test-app';
 
 export interface StreamEvent {
   event: string;
@@ -13,6 +18,67 @@ export interface EventStreamClient {
   response: IncomingMessage;
   /** Resolves when the server ends the stream (or the connection drops). */
   ended: Promise<void>;
+}
+
+/** The scans a `scans` event carries; none for any other event (`reload`). */
+export const scansOf = (event: StreamEvent): ScanSummary[] =>
+  event.event === 'scans' ? (event.data as { scans: ScanSummary[] }).scans : [];
+
+/** Matches an event that carries the scan `id`. */
+export const carries =
+  (id: string) =>
+  (event: StreamEvent): boolean =>
+    scansOf(event).some((scan) => scan.id === id);
+
+/** The ids of every scan a stream has heard of so far, in order. */
+export const heardIds = (client: EventStreamClient): string[] => client.events.flatMap(scansOf).map((scan) => scan.id);
+
+export interface ListeningApp {
+  app: App;
+  port: number;
+}
+
+/** An app on `store`'s database listening on a loopback port of its own (port 0: a free one). */
+export async function listenOn(store: { db: Db; dataDir: string }): Promise<ListeningApp> {
+  const app = await buildApp({ db: store.db, version: 'test', dataDir: store.dataDir });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return { app, port: (app.server.address() as { port: number }).port };
+}
+
+/**
+ * A fresh test context whose store a second app also serves on a socket: `ctx.app` answers
+ * requests in-process, but a stream needs a real connection.
+ */
+export interface StreamingContext {
+  ctx: TestContext;
+  port: number;
+  /** Closes the listening app, then the context. */
+  close(): Promise<void>;
+}
+
+export async function createStreamingContext(): Promise<StreamingContext> {
+  const ctx = await createTestContext();
+  let listening: ListeningApp;
+  try {
+    listening = await listenOn(ctx);
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
+  const { app, port } = listening;
+  return {
+    ctx,
+    port,
+    async close() {
+      await app.close();
+      await ctx.close();
+    },
+  };
 }
 
 /** A bearer token, or the `Cookie` header of a browser session. */

@@ -5,19 +5,23 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanSummary } from '../../../src/shared/api/scans';
 import { openDatabase } from '../../../src/main/db/open-database';
 import type { App } from '../../../src/main/http/route-types';
 import { buildApp } from '../../../src/main/server/app';
 import { expectError } from '../../helpers/assertions';
-import { openEventStream, type EventStreamClient, type StreamEvent } from '../../helpers/event-stream';
+import {
+  carries,
+  createStreamingContext,
+  heardIds,
+  listenOn,
+  openEventStream,
+  scansOf,
+  type EventStreamClient,
+  type StreamingContext,
+} from '../../helpers/event-stream';
 import { createOrg, setRole, submitScan } from '../../helpers/scan-fixtures';
-import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import type { TestContext, TestUser } from '../../helpers/test-app';
 import { onPostgres, testDatabaseFor } from '../../helpers/test-database';
-
-const scansOf = (event: StreamEvent): ScanSummary[] => (event.data as { scans: ScanSummary[] }).scans;
-const carries = (id: string) => (event: StreamEvent) => scansOf(event).some((scan) => scan.id === id);
-const heardIds = (client: EventStreamClient): string[] => client.events.flatMap(scansOf).map((scan) => scan.id);
 
 /** Backends holding a LISTEN: one per server process with viewers, none without. */
 async function listeners(ctx: TestContext): Promise<number> {
@@ -28,8 +32,8 @@ async function listeners(ctx: TestContext): Promise<number> {
 }
 
 describe('GET /v1/events', () => {
+  let streaming: StreamingContext;
   let ctx: TestContext;
-  let streams: App;
   let port: number;
   let admin: TestUser;
   let member: TestUser;
@@ -37,22 +41,17 @@ describe('GET /v1/events', () => {
   let orgId: string;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
+    // Requests go in-process to ctx.app; the streams need a socket: a second app on the same store.
+    streaming = await createStreamingContext();
+    ({ ctx, port } = streaming);
     admin = await ctx.createUser('admin');
     member = await ctx.createUser('member');
     outsider = await ctx.createUser('outsider');
     orgId = await createOrg(ctx, 'Acme');
     await setRole(ctx, orgId, admin, 'admin');
     await setRole(ctx, orgId, member, 'member');
-    // Requests go in-process to ctx.app; the streams need a socket: a second app on the same store.
-    streams = await buildApp({ db: ctx.db, version: 'test', dataDir: ctx.dataDir });
-    await streams.listen({ host: '127.0.0.1', port: 0 });
-    port = (streams.server.address() as { port: number }).port;
   });
-  afterAll(async () => {
-    await streams.close();
-    await ctx.close();
-  });
+  afterAll(() => streaming.close());
 
   it('tells each viewer of the scans it may see, and of no others', async () => {
     const [asAdmin, asMember, asOutsider] = (await Promise.all(
@@ -149,11 +148,10 @@ describe('GET /v1/events', () => {
   });
 
   it('ends open streams when the server closes', async () => {
-    const local = await buildApp({ db: ctx.db, version: 'test', dataDir: ctx.dataDir });
-    await local.listen({ host: '127.0.0.1', port: 0 });
-    const viewer = await openEventStream((local.server.address() as { port: number }).port, ctx.owner.token);
+    const local = await listenOn(ctx);
+    const viewer = await openEventStream(local.port, ctx.owner.token);
     const ended = new Promise<void>((resolve) => viewer.response.once('end', resolve));
-    await local.close();
+    await local.app.close();
     await ended;
   });
 });

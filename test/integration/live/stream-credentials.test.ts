@@ -6,21 +6,23 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanSummary } from '../../../src/shared/api/scans';
 import { openDatabase } from '../../../src/main/db/open-database';
-import type { App } from '../../../src/main/http/route-types';
 import { RECHECK_MS } from '../../../src/main/live/stream-limits';
-import { buildApp } from '../../../src/main/server/app';
 import { rotateTokensOf } from '../../../src/main/users/tokens.service';
 import { openWorkspace } from '../../../src/main/workspace/workspace';
-import { openEventStream, type EventStreamClient, type StreamEvent } from '../../helpers/event-stream';
+import {
+  carries,
+  createStreamingContext,
+  heardIds,
+  listenOn,
+  openEventStream,
+  type EventStreamClient,
+  type ListeningApp,
+  type StreamingContext,
+} from '../../helpers/event-stream';
 import { submitScan } from '../../helpers/scan-fixtures';
-import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import type { TestContext, TestUser } from '../../helpers/test-app';
 import { onPostgres, testDatabaseFor } from '../../helpers/test-database';
-
-const scansOf = (event: StreamEvent): ScanSummary[] => (event.data as { scans: ScanSummary[] }).scans;
-const carries = (id: string) => (event: StreamEvent) => scansOf(event).some((scan) => scan.id === id);
-const heardIds = (client: EventStreamClient): string[] => client.events.flatMap(scansOf).map((scan) => scan.id);
 
 /** Resolves true once the stream has ended, false if it is still open after `ms`. */
 const endsWithin = (client: EventStreamClient, ms: number): Promise<boolean> =>
@@ -56,20 +58,15 @@ async function asAnotherProcess<T>(ctx: TestContext, work: (db: TestContext['db'
 }
 
 describe('GET /v1/events ends with its credential', () => {
+  let streaming: StreamingContext;
   let ctx: TestContext;
-  let streams: App;
   let port: number;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    streams = await buildApp({ db: ctx.db, version: 'test', dataDir: ctx.dataDir });
-    await streams.listen({ host: '127.0.0.1', port: 0 });
-    port = (streams.server.address() as { port: number }).port;
+    streaming = await createStreamingContext();
+    ({ ctx, port } = streaming);
   });
-  afterAll(async () => {
-    await streams.close();
-    await ctx.close();
-  });
+  afterAll(() => streaming.close());
 
   it('ends a session stream at sign-out, and leaves the same user’s token stream open', async () => {
     const user = await ctx.createUser('signs-out');
@@ -140,17 +137,17 @@ describe('GET /v1/events ends with its credential', () => {
       const user = await ctx.createUser('two-servers');
       const location = await testDatabaseFor(ctx.dataDir);
       const otherDb = openDatabase(location!);
-      const serverB = await buildApp({ db: otherDb, version: 'test', dataDir: ctx.dataDir });
+      let serverB: ListeningApp | undefined;
       let stream: EventStreamClient | undefined;
       try {
-        await serverB.listen({ host: '127.0.0.1', port: 0 });
-        stream = await openEventStream((serverB.server.address() as { port: number }).port, user.token);
+        serverB = await listenOn({ db: otherDb, dataDir: ctx.dataDir });
+        stream = await openEventStream(serverB.port, user.token);
         // Server A's store handle: whatever A does in-process, B hears of it through the store only.
         await rotateTokensOf(ctx.db, user.id);
         expect(await endsWithin(stream, RECHECK_MS + 2000)).toBe(true);
       } finally {
         stream?.close();
-        await serverB.close();
+        await serverB?.app.close();
         await otherDb.destroy();
       }
     },

@@ -5,19 +5,19 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanSummary } from '../../../src/shared/api/scans';
-import type { App } from '../../../src/main/http/route-types';
 import { LiveStreams } from '../../../src/main/live/live-streams';
 import { ScanFeed, type ScanNotice } from '../../../src/main/live/scan-feed';
 import { MAX_STREAMS_PER_USER } from '../../../src/main/live/stream-limits';
-import { buildApp } from '../../../src/main/server/app';
-import { openEventStream, type EventStreamClient, type StreamEvent } from '../../helpers/event-stream';
+import {
+  carries,
+  createStreamingContext,
+  openEventStream,
+  scansOf,
+  type EventStreamClient,
+  type StreamingContext,
+} from '../../helpers/event-stream';
 import { submitScan } from '../../helpers/scan-fixtures';
-import { createTestContext, type TestContext } from '../../helpers/test-app';
-
-const scansOf = (event: StreamEvent): ScanSummary[] =>
-  event.event === 'scans' ? (event.data as { scans: ScanSummary[] }).scans : [];
-const carries = (id: string) => (event: StreamEvent) => scansOf(event).some((scan) => scan.id === id);
+import type { TestContext } from '../../helpers/test-app';
 
 /** A notice of a made-up scan of `userId`'s, about `bytes` long as JSON. */
 function notice(userId: string, n: number, bytes: number): ScanNotice {
@@ -63,20 +63,15 @@ function stalledStream(port: number, token: string): { socket: Socket; drain(): 
 }
 
 describe('GET /v1/events limits', () => {
+  let streaming: StreamingContext;
   let ctx: TestContext;
-  let streams: App;
   let port: number;
 
   beforeAll(async () => {
-    ctx = await createTestContext();
-    streams = await buildApp({ db: ctx.db, version: 'test', dataDir: ctx.dataDir });
-    await streams.listen({ host: '127.0.0.1', port: 0 });
-    port = (streams.server.address() as { port: number }).port;
+    streaming = await createStreamingContext();
+    ({ ctx, port } = streaming);
   });
-  afterAll(async () => {
-    await streams.close();
-    await ctx.close();
-  });
+  afterAll(() => streaming.close());
 
   it(`refuses a user's stream beyond ${MAX_STREAMS_PER_USER} with 409, until one closes; others are not held back`, async () => {
     const user = await ctx.createUser('many-tabs');
