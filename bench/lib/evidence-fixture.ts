@@ -4,14 +4,13 @@
  * the evidence package of each scan, downloaded once per run.
  */
 import { join } from 'node:path';
-import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
-import { openDatabase } from '../../src/main/db/open-database';
+import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
-import { databaseFile } from '../../src/main/workspace/data-dir';
-import { prepareWorkspace } from './bare-common';
+import { openBulkStore } from './bulk-store';
 import { downloadToFile } from './http';
 import { startServe } from './serve-child';
+import { seededRandom } from './seeded-random';
 import type { BenchContext } from './types';
 
 /** Timeline sizes: [full run, --quick]. */
@@ -29,18 +28,6 @@ const ACTIONS = ['chat.completion', 'code.completion', 'embedding', 'file.read',
 const START_MS = Date.UTC(2025, 0, 1);
 const CHUNK_ROWS = 100;
 
-/** mulberry32: a few lines, deterministic, and fast enough for a million draws. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface TimelineDataDir {
   dataDir: string;
   /** Its PostgreSQL database, when the run measures PostgreSQL. */
@@ -55,16 +42,13 @@ export async function createTimelineDataDir(
   sizes: readonly number[],
   database?: string,
 ): Promise<TimelineDataDir> {
-  const ownerId = await prepareWorkspace(dataDir, database);
-  const db = openDatabase(
-    database ? { kind: 'postgres', url: database } : { kind: 'sqlite', file: databaseFile(dataDir) },
-  );
-  const restore = relaxForBulkLoad(db);
+  const store = await openBulkStore(dataDir, database);
+  const { db, ownerId } = store;
   const scans = new Map<number, string>();
   try {
     for (const size of sizes) {
       const id = scanIdFor(size);
-      const next = random(size);
+      const next = seededRandom(size);
       await inTransaction(db, async (trx) => {
         const scanRows = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
         const entryRows = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
@@ -101,8 +85,7 @@ export async function createTimelineDataDir(
       scans.set(size, id);
     }
   } finally {
-    await restore();
-    await db.destroy();
+    await store.close();
   }
   return { dataDir, database, scans };
 }

@@ -3,12 +3,11 @@
  * `scans` submitted scans spread over a year, each with a timeline of `entries` entries, loaded
  * straight into the store (the API would take minutes).
  */
-import { BulkInserter, ENTRY_SAMPLE, relaxForBulkLoad, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
-import { openDatabase } from '../../src/main/db/open-database';
+import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
-import { databaseFile } from '../../src/main/workspace/data-dir';
-import { prepareWorkspace } from './bare-common';
+import { openBulkStore } from './bulk-store';
+import { seededRandom } from './seeded-random';
 
 export const YEAR_START = Date.UTC(2025, 0, 1);
 const DAY_MS = 86_400_000;
@@ -16,29 +15,14 @@ const ACTIONS = ['chat.completion', 'code.completion', 'embedding', 'file.read',
 const CHUNK_ROWS = 100;
 export const ORGANIZATION_ID = 'org_BENCHPOLICYIMPACT0000000000';
 
-/** mulberry32: deterministic and fast enough for millions of draws. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export async function createPolicyDataDir(
   dataDir: string,
   scans: number,
   entries: number,
   database?: string,
 ): Promise<void> {
-  const ownerId = await prepareWorkspace(dataDir, database);
-  const db = openDatabase(
-    database ? { kind: 'postgres', url: database } : { kind: 'sqlite', file: databaseFile(dataDir) },
-  );
-  const restore = relaxForBulkLoad(db);
+  const store = await openBulkStore(dataDir, database);
+  const { db, ownerId } = store;
   try {
     const at = new Date(YEAR_START).toISOString();
     await db
@@ -49,7 +33,7 @@ export async function createPolicyDataDir(
       .insertInto('memberships')
       .values({ organization_id: ORGANIZATION_ID, user_id: ownerId, role: 'owner', joined_at: at })
       .execute();
-    const next = random(scans * entries);
+    const next = seededRandom(scans * entries);
     for (let n = 0; n < scans; n++) {
       const id = `scan_BENCHPOLICY${String(n).padStart(15, '0')}`;
       const createdAt = YEAR_START + Math.floor((n * 360 * DAY_MS) / scans);
@@ -91,7 +75,6 @@ export async function createPolicyDataDir(
       });
     }
   } finally {
-    await restore();
-    await db.destroy();
+    await store.close();
   }
 }
