@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { expect } from 'vitest';
-import type { CliResult } from './serve-process';
+import { cleanupProcesses, type CliResult, type ServeProcess } from './serve-process';
 
 /** The non-empty lines of a command's output. */
 export function lines(text: string): string[] {
@@ -16,6 +16,18 @@ export function expectUsage(result: CliResult, message: RegExp): void {
   expectExit(result, 2);
   expect(result.stdout).toBe('');
   expect(lines(result.stderr)[0]).toMatch(message);
+}
+
+/**
+ * For `afterAll`: stops the servers a suite started (those it got to start), each expected to exit
+ * 0, then kills and removes whatever else is left even when one did not.
+ */
+export async function stopServers(...servers: (ServeProcess | undefined)[]): Promise<void> {
+  try {
+    for (const server of servers) if (server) expect(await server.stop()).toBe(0);
+  } finally {
+    await cleanupProcesses();
+  }
 }
 
 /** A port nobody listens on: bound by us, then released. */

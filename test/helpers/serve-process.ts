@@ -293,6 +293,11 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   });
 }
 
+/** The flags that point a client command at `server`, as the owner whose token it wrote. */
+export function serverFlags(server: ServeProcess): string[] {
+  return ['--url', server.url, '--token', server.token];
+}
+
 /** Kills every process still running from this file's helpers and removes the temporary directories. */
 export async function cleanupProcesses(): Promise<void> {
   for (const pid of groups) killGroup(pid, 'SIGKILL');

@@ -14,14 +14,14 @@ import type { Evidence } from '../../../src/shared/api/evidence';
 import type { Scan } from '../../../src/shared/api/scans';
 import type { Manifest } from '../../../src/shared/evidence-package';
 import {
-  cleanupProcesses,
   makeTempDir,
   runCli,
+  serverFlags,
   startServe,
   type CliResult,
   type ServeProcess,
 } from '../../helpers/serve-process';
-import { closedPort, expectExit, expectUsage, lines } from '../../helpers/cli-output';
+import { closedPort, expectExit, expectUsage, lines, stopServers } from '../../helpers/cli-output';
 import { buildZip, unzip } from '../../helpers/zip-builder';
 import { derivedScanId, derivedViolationId } from '../../../src/main/evidence/import/import-ids';
 
@@ -118,7 +118,7 @@ describe('scandesk evidence download, export and import', () => {
 
   beforeAll(async () => {
     server = await startServe();
-    at = ['--url', server.url, '--token', server.token];
+    at = serverFlags(server);
     dir = makeTempDir('scandesk-cli-packages-');
     writeFileSync(
       join(dir, 'long.jsonl'),
@@ -159,14 +159,7 @@ describe('scandesk evidence download, export and import', () => {
     for (const result of submitted) ids.push((JSON.parse(result.stdout) as Scan).id);
   });
 
-  afterAll(async () => {
-    try {
-      if (second) expect(await second.stop()).toBe(0);
-      if (server) expect(await server.stop()).toBe(0);
-    } finally {
-      await cleanupProcesses();
-    }
-  });
+  afterAll(() => stopServers(second, server));
 
   it('help lists the commands; usage mistakes exit 2 before anything is sent', async () => {
     const [help, evidenceHelp, ...usage] = await Promise.all([

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViolationPage } from '../../../src/shared/api/scan-violations';
 import { SCAN_VIOLATIONS_INLINE_MAX, type Scan } from '../../../src/shared/api/scans';
-import { expectExit, expectUsage, lines } from '../../helpers/cli-output';
+import { expectExit, expectUsage, lines, stopServers } from '../../helpers/cli-output';
 import {
-  cleanupProcesses,
   makeTempDir,
   runCli,
+  serverFlags,
   startServe,
   type CliResult,
   type ServeProcess,
@@ -30,7 +30,7 @@ describe('scandesk scans violations', () => {
 
   beforeAll(async () => {
     server = await startServe();
-    at = ['--url', server.url, '--token', server.token];
+    at = serverFlags(server);
     const dir = makeTempDir('scandesk-cli-violations-');
     const start = Date.UTC(2026, 10, 21);
     const timeline = Array.from({ length: ENTRIES }, (_, i) =>
@@ -55,13 +55,7 @@ describe('scandesk scans violations', () => {
     scanId = /submitted (scan_\w+)/.exec(submitted.stdout)?.[1] ?? '';
   }, 60_000);
 
-  afterAll(async () => {
-    try {
-      if (server) expect(await server.stop()).toBe(0);
-    } finally {
-      await cleanupProcesses();
-    }
-  });
+  afterAll(() => stopServers(server));
 
   it('submit prints the count, the first violations and the command for the rest', () => {
     expectExit(submitted, 3);

@@ -9,14 +9,14 @@ import type { Evidence } from '../../../src/shared/api/evidence';
 import type { Policy } from '../../../src/shared/api/policies';
 import type { Scan, ScanList } from '../../../src/shared/api/scans';
 import {
-  cleanupProcesses,
   makeTempDir,
   runCli,
+  serverFlags,
   startServe,
   type CliResult,
   type ServeProcess,
 } from '../../helpers/serve-process';
-import { closedPort, expectExit, expectUsage, lines } from '../../helpers/cli-output';
+import { closedPort, expectExit, expectUsage, lines, stopServers } from '../../helpers/cli-output';
 
 const SCAN_ID = /^scan_\w+$/;
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -45,7 +45,7 @@ describe('scandesk submit, scans, evidence and policy', () => {
 
   beforeAll(async () => {
     server = await startServe();
-    at = ['--url', server.url, '--token', server.token];
+    at = serverFlags(server);
     dir = makeTempDir('scandesk-cli-scans-');
     // Out of timestamp order on purpose: the server sorts, and violations must still name the right line.
     writeFileSync(
@@ -82,13 +82,7 @@ describe('scandesk submit, scans, evidence and policy', () => {
     orgId = (JSON.parse(org.stdout) as { id: string }).id;
   });
 
-  afterAll(async () => {
-    try {
-      if (server) expect(await server.stop()).toBe(0);
-    } finally {
-      await cleanupProcesses();
-    }
-  });
+  afterAll(() => stopServers(server));
 
   it('help lists the new commands; each has its own help', async () => {
     const [help, submit, scans, policy] = await Promise.all([
