@@ -7,27 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupProcesses, runCli, type CliResult } from '../../helpers/serve-process';
+import { C1_CLEAR, OSC52, rawControls } from '../../helpers/terminal-controls';
 
-/** OSC 52 writes the clipboard in terminals that allow it; BEL ends it. */
-const OSC52 = '\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007';
 const OSC52_SHOWN = '\\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\\u0007';
-/** Clears the screen: ESC [ as one C1 character. */
-const C1_CLEAR = '\u009b2J';
 const RTL = '\u202e';
 const HOSTILE = `${OSC52}${C1_CLEAR}${RTL}\u007f`;
 const HOSTILE_SHOWN = `${OSC52_SHOWN}\\u009b2J\\u202e\\u007f`;
-
-/** Anything a terminal could obey, or that hides text: C0 but the line break, DEL, C1, overrides. */
-const rawControls = (text: string): string[] =>
-  [...text].filter((character) => {
-    const code = character.codePointAt(0)!;
-    return (
-      (code <= 0x1f && code !== 0x0a) ||
-      (code >= 0x7f && code <= 0x9f) ||
-      (code >= 0x202a && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    );
-  });
 
 const violation = {
   id: 'vio_1',

@@ -4,28 +4,12 @@ import { progressLine, importResultText } from '../../../src/cli/package-format'
 import { breakdownText, scanBlock, violationsBlock } from '../../../src/cli/scan-format';
 import { terminalJson, terminalLines, terminalSafe } from '../../../src/cli/terminal-text';
 import type { Scan } from '../../../src/shared/api/scans';
-
-/** OSC 52: sets the clipboard of terminals that allow it; BEL ends it. */
-const OSC52 = '\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\u0007';
-/** CSI as one C1 character, obeyed by terminals that read 8-bit controls. */
-const C1_CSI = '\u009b2J';
-
-/** Whether a terminal could find anything to obey, or a reader anything hidden. */
-const hasRaw = (text: string): boolean =>
-  [...text].some((character) => {
-    const code = character.codePointAt(0)!;
-    return (
-      (code <= 0x1f && code !== 0x0a) ||
-      (code >= 0x7f && code <= 0x9f) ||
-      (code >= 0x202a && code <= 0x202e) ||
-      (code >= 0x2066 && code <= 0x2069)
-    );
-  });
+import { C1_CLEAR, OSC52, rawControls } from '../../helpers/terminal-controls';
 
 describe('terminalSafe', () => {
   it('writes every control character and bidirectional override as a \\u escape', () => {
     expect(terminalSafe(`rule${OSC52}`)).toBe('rule\\u001b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\\u0007');
-    expect(terminalSafe(C1_CSI)).toBe('\\u009b2J');
+    expect(terminalSafe(C1_CLEAR)).toBe('\\u009b2J');
     expect(terminalSafe('a\u007fb\u0000c')).toBe('a\\u007fb\\u0000c');
     expect(terminalSafe('invoice\u202egpj.exe')).toBe('invoice\\u202egpj.exe');
     expect(terminalSafe('\u2066x\u2069')).toBe('\\u2066x\\u2069');
@@ -44,15 +28,15 @@ describe('terminalSafe', () => {
 
   it('no character survives raw, over every code unit of the BMP', () => {
     const all = Array.from({ length: 0xd800 }, (_, code) => String.fromCharCode(code)).join('');
-    expect(hasRaw(terminalSafe(all))).toBe(false);
+    expect(rawControls(terminalSafe(all))).toEqual([]);
   });
 });
 
 describe('terminalJson', () => {
   it('escapes DEL, C1 and overrides as JSON.stringify does not, and parses back to the same value', () => {
-    const value = { rule: `x${OSC52}`, message: `${C1_CSI}\u007f\u202e`, nested: [{ 'key\u009d': 1 }] };
+    const value = { rule: `x${OSC52}`, message: `${C1_CLEAR}\u007f\u202e`, nested: [{ 'key\u009d': 1 }] };
     const text = terminalJson(value);
-    expect(hasRaw(text)).toBe(false);
+    expect(rawControls(text)).toEqual([]);
     expect(JSON.parse(text)).toEqual(value);
     expect(text).toContain('\\u009b2J\\u007f\\u202e');
   });
@@ -70,12 +54,12 @@ describe('what the CLI prints from server values', () => {
     organization_id: null,
     source: 'imported',
     violations: [
-      { id: 'vio_1', rule: `evil${OSC52}`, severity: 'high', message: `msg${C1_CSI}\u202e`, timeline_index: null },
+      { id: 'vio_1', rule: `evil${OSC52}`, severity: 'high', message: `msg${C1_CLEAR}\u202e`, timeline_index: null },
     ],
   } as Scan;
 
   it.each([
-    ['table cells', () => table(['A', 'B'], [[OSC52, `x${C1_CSI}`]])],
+    ['table cells', () => table(['A', 'B'], [[OSC52, `x${C1_CLEAR}`]])],
     ['fields', () => fields([['tool', OSC52]])],
     ['scan blocks', () => scanBlock(scan)],
     ['violation tables', () => violationsBlock(scan.violations)],
@@ -91,12 +75,12 @@ describe('what the CLI prints from server values', () => {
             status: 400,
             code: 'invalid_package',
             message: `bad ${OSC52}`,
-            details: [{ entry: 'x\n', message: C1_CSI }],
+            details: [{ entry: 'x\n', message: C1_CLEAR }],
           },
         }),
     ],
   ])('%s carry no raw control character', (_, render) => {
-    expect(hasRaw(render())).toBe(false);
+    expect(rawControls(render())).toEqual([]);
   });
 
   it('a value with a line break cannot add a line', () => {
