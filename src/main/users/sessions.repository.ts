@@ -52,15 +52,7 @@ export async function purgeEndedSessions(db: Executor, at = new Date(), limit = 
     .where('ends_at', '<=', at.toISOString())
     .limit(limit)
     .execute();
-  if (ended.length === 0) return 0;
-  await db
-    .deleteFrom('sessions')
-    .where(
-      'id_hash',
-      'in',
-      ended.map((row) => row.id_hash),
-    )
-    .execute();
+  await deleteSessionRows(db, ended);
   return ended.length;
 }
 
@@ -77,13 +69,18 @@ async function endSessionsPastLimit(db: Executor, userId: string): Promise<void>
     .limit(PURGE_BATCH)
     .offset(MAX_SESSIONS_PER_USER)
     .execute();
-  if (surplus.length === 0) return;
+  await deleteSessionRows(db, surplus);
+}
+
+/** Deletes the sessions selected by a purge: at most PURGE_BATCH, so one statement. */
+async function deleteSessionRows(db: Executor, rows: readonly { id_hash: string }[]): Promise<void> {
+  if (rows.length === 0) return;
   await db
     .deleteFrom('sessions')
     .where(
       'id_hash',
       'in',
-      surplus.map((row) => row.id_hash),
+      rows.map((row) => row.id_hash),
     )
     .execute();
 }
