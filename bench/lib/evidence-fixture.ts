@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
+import { seededRandom } from '../../test/helpers/seeded-random';
 import { openBulkStore } from './bulk-store';
 import { downloadToFile } from './http';
 import { startServe } from './serve-child';
-import { seededRandom } from './seeded-random';
 import type { BenchContext } from './types';
 
 /** Timeline sizes: [full run, --quick]. */

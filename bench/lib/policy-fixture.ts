@@ -6,8 +6,8 @@
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
+import { seededRandom } from '../../test/helpers/seeded-random';
 import { openBulkStore } from './bulk-store';
-import { seededRandom } from './seeded-random';
 
 export const YEAR_START = Date.UTC(2025, 0, 1);
 const DAY_MS = 86_400_000;

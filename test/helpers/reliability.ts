@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '../../src/shared/api/errors';
 import type { Db } from '../../src/main/db/database';
 import { snapshotDatabase } from './assertions';
+import { seededRandom } from './seeded-random';
 
 /**
  * The seed of a randomized test: `SCANDESK_SEED` (or the given variable) replays a failure,
@@ -20,16 +21,9 @@ export function testSeed(label: string, variable = 'SCANDESK_SEED'): number {
   return seed;
 }
 
-/** mulberry32: tiny, fast and good enough to drive a test's choices from one seed. */
+/** Drives a test's choices from one seed (see seededRandom). */
 export function makeRng(seed: number): { next(): number; int(max: number): number; pick<T>(items: readonly T[]): T } {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (max: number): number => Math.floor(next() * max);
   return { next, int, pick: (items) => items[int(items.length)]! };
 }

@@ -13,18 +13,7 @@ import {
   type Aggregate,
   type Grid,
 } from '../../../src/main/evidence/timeline-grid';
-
-/** A seeded generator: failures reproduce. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seeded-random';
 
 type Entry = { timestamp: number; tokens: number };
 
@@ -64,7 +53,7 @@ function buckets(grid: Grid, entries: readonly Entry[], since: number, until: nu
 
 describe('GridBuilder', () => {
   it('keeps level 0 under its cell limit, doubling the width, and ends in one cell', () => {
-    const entries = timeline(random(1), 5000);
+    const entries = timeline(seededRandom(1), 5000);
     const builder = new GridBuilder(64);
     for (const e of entries) builder.push(e.timestamp, e.tokens);
     const grid = builder.finish()!;
@@ -77,7 +66,7 @@ describe('GridBuilder', () => {
   });
 
   it('keeps each cell once, filed in order, saying what the entries of every aligned cell it stands for say', () => {
-    const entries = timeline(random(3), 3000);
+    const entries = timeline(seededRandom(3), 3000);
     const builder = new GridBuilder(100);
     for (const e of entries) builder.push(e.timestamp, e.tokens);
     const grid = builder.finish()!;
@@ -97,7 +86,7 @@ describe('GridBuilder', () => {
   });
 
   it('is at most 2m − 1 rows for m level-0 cells however far apart the entries are', () => {
-    const next = random(99);
+    const next = seededRandom(99);
     const first = Date.parse('0000-01-01T00:00:00.000Z');
     const last = Date.parse('9999-12-31T23:59:59.999Z');
     // Half a dense burst, half spread over ten thousand years: every spread entry is alone in its
@@ -180,7 +169,7 @@ describe('decompose', () => {
 
 describe('planBuckets over a pyramid', () => {
   it('answers exactly what a direct count over the raw entries says, for any n and window', () => {
-    const next = random(42);
+    const next = seededRandom(42);
     for (let round = 0; round < 60; round++) {
       const entries = timeline(next, 1 + Math.floor(next() * 3000));
       const builder = new GridBuilder(1 + Math.floor(next() * 200));
@@ -205,7 +194,7 @@ describe('planBuckets over a pyramid', () => {
   });
 
   it('reads at most two raw ranges, at the window ends', () => {
-    const entries = timeline(random(7), 2000);
+    const entries = timeline(seededRandom(7), 2000);
     const builder = new GridBuilder(50);
     for (const e of entries) builder.push(e.timestamp, e.tokens);
     const grid = builder.finish()!;

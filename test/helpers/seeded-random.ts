@@ -1,4 +1,7 @@
-/** mulberry32: a few lines, deterministic, and fast enough for millions of draws. */
+/**
+ * mulberry32: a few lines, and fast enough for millions of draws. The same seed gives the same
+ * numbers in [0, 1), so a failing test or a benchmark's data can be made again.
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
