@@ -298,6 +298,11 @@ export function serverFlags(server: ServeProcess): string[] {
   return ['--url', server.url, '--token', server.token];
 }
 
+/** Runs the CLI pointed at `server`: a one-shot run with `args`, then serverFlags. */
+export function cliAt(server: ServeProcess): (...args: string[]) => Promise<CliResult> {
+  return (...args) => runCli([...args, ...serverFlags(server)]);
+}
+
 /** Kills every process still running from this file's helpers and removes the temporary directories. */
 export async function cleanupProcesses(): Promise<void> {
   for (const pid of groups) killGroup(pid, 'SIGKILL');

@@ -9,28 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViolationPage } from '../../../src/shared/api/scan-violations';
 import { SCAN_VIOLATIONS_INLINE_MAX, type Scan } from '../../../src/shared/api/scans';
 import { expectExit, expectUsage, lines, stopServers } from '../../helpers/cli-output';
-import {
-  makeTempDir,
-  runCli,
-  serverFlags,
-  startServe,
-  type CliResult,
-  type ServeProcess,
-} from '../../helpers/serve-process';
+import { cliAt, makeTempDir, startServe, type CliResult, type ServeProcess } from '../../helpers/serve-process';
 
 const ENTRIES = 1500;
 
 describe('scandesk scans violations', () => {
   let server: ServeProcess;
-  let at: string[];
+  let cli: (...args: string[]) => Promise<CliResult>;
   let scanId: string;
   let submitted: CliResult;
 
-  const cli = (...args: string[]): Promise<CliResult> => runCli([...args, ...at]);
-
   beforeAll(async () => {
     server = await startServe();
-    at = serverFlags(server);
+    cli = cliAt(server);
     const dir = makeTempDir('scandesk-cli-violations-');
     const start = Date.UTC(2026, 10, 21);
     const timeline = Array.from({ length: ENTRIES }, (_, i) =>
