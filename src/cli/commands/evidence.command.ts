@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Evidence } from '../../shared/api/evidence';
+import { SCAN_VIOLATIONS_INLINE_MAX } from '../../shared/api/scans';
 import { checkTarget, saveZipResponse } from '../file-download';
 import { fields, printJson, writeOut } from '../output';
 import { sizeText } from '../package-format';
@@ -76,7 +77,11 @@ export async function evidenceCommand(args: string[]): Promise<number> {
         : []),
     ]),
   ];
-  if (evidence.violations) blocks.push(violationsBlock(evidence.violations));
+  if (evidence.violations) {
+    // As many as `scans get` lists: a scan may hold a violation per entry, and a terminal is no place for 100,000.
+    const shown = values.all ? evidence.violations : evidence.violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX);
+    blocks.push(violationsBlock(shown, undefined, { total: evidence.violations.length, scanId: response.scan_id }));
+  }
   if (evidence.timeline) blocks.push(timelineBlock(evidence.timeline, values.all ? Infinity : TIMELINE_PREVIEW));
   writeOut(`${blocks.join('\n\n')}\n`);
   return EXIT.ok;

@@ -41,7 +41,8 @@ scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]
-  Shows a scan's evidence: totals, token breakdown, violations and the timeline (the first 50 entries unless --all).
+  Shows a scan's evidence: totals, token breakdown, violations (the first 1,000) and the timeline (the
+  first 50 entries); --all shows every one.
   download saves its evidence package (ZIP), by default as ./scandesk-evidence-SCAN_ID.zip; it never
   leaves a partial file, and overwrites an existing one only with --force.`;
 

@@ -74,6 +74,20 @@ describe('scandesk scans violations', () => {
     expect(scan).toMatchObject({ violation_count: ENTRIES, violations_truncated: true });
   });
 
+  it('evidence lists the first violations as scans get does, and every one with --all', async () => {
+    const shown = await cli('evidence', scanId, '--types', 'violations');
+    expectExit(shown, 0);
+    const out = lines(shown.stdout);
+    expect(out).toContain('1,500 violations, the first 1,000 shown:');
+    expect(out.filter((line) => line.includes('tokens.request_limit'))).toHaveLength(SCAN_VIOLATIONS_INLINE_MAX);
+    expect(out.at(-1)).toBe(`500 more: scandesk scans violations ${scanId} --offset 1000`);
+
+    const all = await cli('evidence', scanId, '--types', 'violations', '--all');
+    expectExit(all, 0);
+    expect(lines(all.stdout)).toContain('1,500 violations:');
+    expect(lines(all.stdout).filter((line) => line.includes('tokens.request_limit'))).toHaveLength(ENTRIES);
+  });
+
   it('scans violations pages on from where the scan object stopped', async () => {
     const rest = await cli('scans', 'violations', scanId, '--offset', '1000', '--limit', '1000');
     expectExit(rest, 0);
