@@ -131,7 +131,10 @@ describe.runIf(onPostgres)(`${SERVERS} server processes on one PostgreSQL databa
         } else if (roll < 0.9) {
           const id = `scan_shared_${round % 4}`;
           const result = await http(on().url, TOKEN, 'POST', '/v1/evidence/imports', oneScanPackage(id));
-          if (check('import', result, [200, 201])) imports.set(id, [...(imports.get(id) ?? []), parsed(result)]);
+          // One user's clients exceed the import caps (2 at once per server): 429 is a contract answer.
+          if (check('import', result, [200, 201, 429]) && result.status !== 429) {
+            imports.set(id, [...(imports.get(id) ?? []), parsed(result)]);
+          }
         } else {
           // The two owners of North demote each other: one of them must stay owner.
           const [caller, target] = rng.next() < 0.5 ? [TOKEN, ana!.id] : [ana!.token, await ownerId()];
