@@ -7,6 +7,7 @@ import { SignIn } from '../components/SignIn';
 import { ImportProvider, useImport } from '../features/import/import-context';
 import { LiveProvider } from '../features/live/live-context';
 import { LiveStatus } from '../features/live/LiveStatus';
+import { EndedSessionProvider, useEndedSession } from '../features/settings/ended-session-context';
 import { api, ServerError } from '../lib/api-client';
 import { useGlobalShortcuts } from './shortcuts';
 import { useTheme } from './theme';
@@ -71,14 +72,26 @@ function Shell({ user }: { user: User }) {
 
 /** Everything needs a signed-in browser: without a session the API says 401 and we ask for the token. */
 export function Layout() {
+  return (
+    <EndedSessionProvider>
+      <SessionGate />
+    </EndedSessionProvider>
+  );
+}
+
+function SessionGate() {
   const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me'), retry: false });
-  if (me.error instanceof ServerError && me.error.status === 401) return <SignIn />;
-  if (me.error) return <ErrorMessage error={me.error} />;
-  if (me.isPending) return <p className="state">Loading…</p>;
+  const { held } = useEndedSession();
+  // A refused refetch keeps the last answer, so a held page goes on showing who it was.
+  const user = me.data;
+  const signedOut = me.error instanceof ServerError && me.error.status === 401;
+  if (signedOut && !(held && user)) return <SignIn />;
+  if (me.error && !signedOut) return <ErrorMessage error={me.error} />;
+  if (user === undefined) return <p className="state">Loading…</p>;
   return (
     <ImportProvider>
       <LiveProvider>
-        <Shell user={me.data} />
+        <Shell user={user} />
       </LiveProvider>
     </ImportProvider>
   );
