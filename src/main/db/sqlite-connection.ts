@@ -183,6 +183,19 @@ export function warmWalCheckpointer(db: Kysely<Database>): void {
 }
 
 /**
+ * Runs `work`, a write of many commits, with the store's WAL checkpoints held until it ends
+ * (WalCheckpointer.hold); on PostgreSQL or a store without a checkpointer, just runs it.
+ */
+export async function withCheckpointsHeld<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
+  const release = handles.get(db)?.checkpointer?.hold();
+  try {
+    return await work();
+  } finally {
+    release?.();
+  }
+}
+
+/**
  * Runs `work` on the raw better-sqlite3 handle under `db` (made by openSqliteDatabase or wrapSqlite),
  * for hot work that prepares a Kysely-compiled statement once and runs it many times. It holds
  * the writer meanwhile, like any write: `work` can never land inside another request's open

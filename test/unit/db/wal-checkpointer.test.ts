@@ -86,6 +86,35 @@ describe('WAL checkpoints on a worker thread', () => {
     }
   });
 
+  it('asks for none while held, and for the one that is due when the last hold is released', async () => {
+    const own = join(dir, 'held.db');
+    const writer = new SQLite(own);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table blobs (body blob)');
+    const insert = writer.prepare(
+      'with recursive n (i) as (select 1 union all select i + 1 from n where i < ?) insert into blobs select randomblob(4000) from n',
+    );
+    const checkpointer = new WalCheckpointer(own, { onFailure: () => undefined });
+    try {
+      const first = checkpointer.hold();
+      const second = checkpointer.hold();
+      for (let round = 0; round < 4; round++) {
+        insert.run(6 * 256);
+        checkpointer.wrote();
+      }
+      first();
+      first(); // a release counts once
+      expect(checkpointer.checkpoints).toBe(0);
+      second();
+      await checkpointer.settled();
+      expect(checkpointer.checkpoints).toBe(1);
+    } finally {
+      await checkpointer.stop();
+      writer.close();
+    }
+  });
+
   it('lets a rollback journal have the file: the worker closes its connection first', async () => {
     await write(db, 0, 6);
     const seen = await withRollbackJournal(db, async () => {

@@ -1,5 +1,6 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { Db } from '../../db/database';
+import { withCheckpointsHeld } from '../../db/sqlite-connection';
 import { DomainError } from '../../http/domain-error';
 import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
 import { toScanNotice } from '../../scans/scan-mapping';
@@ -32,7 +33,10 @@ export async function importEvidencePackage(
       // Another run reads the timelines again: count from the documents' bytes each time.
       const attempt: InflateBudget = { inflated: budget.inflated };
       try {
-        const result = await storePackageScans(db, userId, scans, attempt, (row) => stored.push(toScanNotice(row)));
+        // Staged in many commits: the log is copied back once, after them, not while they run.
+        const result = await withCheckpointsHeld(db, () =>
+          storePackageScans(db, userId, scans, attempt, (row) => stored.push(toScanNotice(row))),
+        );
         ScanFeed.of(db).publish(stored);
         return result;
       } catch (error) {
