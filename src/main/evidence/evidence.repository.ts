@@ -5,7 +5,7 @@ import { dialectOf } from '../db/dialect';
 import { ReusableQuery } from '../db/reusable-query';
 import { tupleReader } from '../db/tuple-reader';
 import type { TimelineEntryRow } from '../db/tables/timeline-entry.table';
-import { GridRecorder, gridTotals } from './timeline-cells.repository';
+import { gridTotals } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
 
 // Every query of `timelines` and `timeline_entries`: what submit, import, demo and export write,
@@ -99,56 +99,6 @@ export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number): Bul
  */
 export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
   new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
-
-/** Rows per INSERT of an import, as the demo loader uses. */
-const WRITER_ROWS = 100;
-
-/**
- * Appends timelines through one timelineInserter per import: building the query per chunk cost
- * more than SQLite's insert, and preparing it per chunk left ~0.5 KB of native statement memory
- * per row that only a garbage collection frees, which the little JS garbage of an import rarely
- * triggers.
- *
- * Create and use it only inside the import's transaction `trx`: its rows are part of it.
- */
-export class TimelineWriter {
-  private readonly rows: BulkInserter<'timeline_entries'>;
-  private readonly grid = new GridRecorder();
-  private scanId = '';
-  /** Created with the scan's first entry: a scan without entries has no timeline row. */
-  private timelineId: number | undefined;
-  private seq = 0;
-
-  constructor(
-    private readonly db: Db,
-    private readonly trx: Executor,
-  ) {
-    this.rows = timelineInserter(db, trx, WRITER_ROWS);
-  }
-
-  /** Starts the timeline of another scan, from seq 0. */
-  begin(scanId: string): void {
-    this.scanId = scanId;
-    this.timelineId = undefined;
-    this.seq = 0;
-  }
-
-  async write(entries: readonly TimelineEntryValues[]): Promise<void> {
-    if (entries.length === 0) return;
-    const timelineId = (this.timelineId ??= await createTimeline(this.trx, this.scanId));
-    for (const entry of entries) {
-      const written = this.rows.push(timelineId, this.seq++, entry.timestamp, entry.action, entry.tokens);
-      this.grid.push(entry.timestamp, entry.tokens);
-      if (written) await written;
-    }
-  }
-
-  /** Writes the scan's last, partial chunk, and the summary of a long timeline. */
-  async end(): Promise<void> {
-    await this.rows.flush();
-    await this.grid.store(this.db, this.trx, this.scanId);
-  }
-}
 
 /**
  * A scan's entry count and token sum: from the top cell of its summary pyramid where it has one

@@ -1,8 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { BulkInserter, ENTRY_SAMPLE } from '../../db/bulk-insert';
 import type { Db, Executor } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
-import type { TimelineEntryValues } from '../evidence.repository';
+import { timelineInserter, type TimelineEntryValues } from '../evidence.repository';
 import { GridRecorder } from '../timeline-cells.repository';
 
 // An import's timelines are written before their scans, in short transactions of their own, so
@@ -15,7 +14,7 @@ import { GridRecorder } from '../timeline-cells.repository';
 /** Entries per transaction: about 5–10 ms of SQLite's writer, the most a submit waits for. */
 export const STAGE_ROWS = 5000;
 
-/** Rows per multi-row INSERT, as the import always used. */
+/** Rows per multi-row INSERT; 100 of five columns keeps one statement well under SQLite's parameter limit. */
 const INSERT_ROWS = 100;
 
 /** A staged timeline untouched for this long belongs to an import that is no longer running. */
@@ -43,7 +42,7 @@ export class StagedTimelineWriter {
       this.db,
       async (trx) => {
         this.id ??= await createStagedTimeline(trx, now);
-        const rows = new BulkInserter(this.db, trx, 'timeline_entries', ENTRY_SAMPLE, INSERT_ROWS);
+        const rows = timelineInserter(this.db, trx, INSERT_ROWS);
         for (let i = from, seq = this.seq; i < to; i++, seq++) {
           const { timestamp, action, tokens } = entries[i]!;
           const written = rows.push(this.id, seq, timestamp, action, tokens);
