@@ -121,6 +121,16 @@ export function parseRfc3339DateTime(text: string): number | null {
 /** A full-date (midnight UTC) or a date-time, as parseDate and parseDateTime read them. */
 export const parseDateOrDateTime = (text: string): number | null => parseDate(text) ?? parseDateTime(text);
 
+/**
+ * The exclusive end of a range given its `until`: a full-date covers that whole UTC day, so it
+ * ends at the next day's midnight UTC (`2026-11-01` → 2026-11-02T00:00:00.000Z), as a person
+ * reading "until Nov 1" expects; a date-time is the end itself. Null for anything else.
+ */
+export function parseUntil(text: string): number | null {
+  const day = parseDate(text);
+  return day === null ? parseDateTime(text) : day + DAY_MS;
+}
+
 /** The contract's timestamp form: ISO 8601 UTC with milliseconds and `Z`. */
 export function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString();

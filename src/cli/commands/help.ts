@@ -37,7 +37,10 @@ export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--t
 scandesk scans get SCAN_ID [--json]
 scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   Lists the scans you can see, newest first, or shows one scan with its violations (the first 1,000;
-  \`scans violations\` pages through all of them, up to 1,000 at a time).`;
+  \`scans violations\` pages through all of them, up to 1,000 at a time).
+  DATE is a UTC day (2026-11-01) or an ISO 8601 date-time. --since includes it; --until with a day
+  includes that whole UTC day (--since 2026-11-01 --until 2026-11-01 lists that day's scans), with a
+  date-time it ends just before that instant.`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]

@@ -10,7 +10,7 @@ import {
 } from '../../shared/api/evidence';
 import { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { RouteDeps } from '../http/route-types';
-import { parseDateOrDateTime } from '../../shared/time';
+import { parseDateOrDateTime, parseUntil } from '../../shared/time';
 import { parseEvidenceTypes, readEvidence, timelinePage } from './evidence.service';
 import { timelineBuckets } from './timeline-buckets.service';
 
@@ -64,7 +64,7 @@ export const evidenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
     async (request) => ({
       buckets: await timelineBuckets(db, request.user.id, request.params.scan_id, request.query.n, {
         since: request.query.since === undefined ? undefined : (parseDateOrDateTime(request.query.since) ?? undefined),
-        until: request.query.until === undefined ? undefined : (parseDateOrDateTime(request.query.until) ?? undefined),
+        until: request.query.until === undefined ? undefined : (parseUntil(request.query.until) ?? undefined),
       }),
     }),
   );
@@ -76,7 +76,7 @@ export const evidenceRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         tags,
         summary:
           "A page of a scan's timeline in order, each entry with its index; `since` (inclusive), `until` " +
-          '(exclusive) and an exact `action` filter it, `total` counts the matches (extension)',
+          '(exclusive; a date includes that whole UTC day) and an exact `action` filter it, `total` counts the matches (extension)',
         params: EvidenceParams,
         querystring: TimelinePageQuery,
         response: { 200: TimelinePage },

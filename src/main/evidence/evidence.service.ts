@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { EvidenceType, TimelinePage, TimelinePageQuery } from '../../shared/api/evidence';
 import { EVIDENCE_TYPES } from '../../shared/api/evidence';
-import { formatTimestamp, parseDateOrDateTime } from '../../shared/time';
+import { formatTimestamp, parseDateOrDateTime, parseUntil } from '../../shared/time';
 import type { Db } from '../db/database';
 import { findVisibleScan } from '../scans/scans.repository';
 import { notFound } from '../http/domain-error';
@@ -59,7 +59,7 @@ export async function timelinePage(
   if (!(await findVisibleScan(db, scanId, userId))) throw notFound('scan');
   // Both were validated by the schema's date or date-time format, which parseDateOrDateTime reads.
   const since = query.since === undefined ? undefined : (parseDateOrDateTime(query.since) ?? undefined);
-  const until = query.until === undefined ? undefined : (parseDateOrDateTime(query.until) ?? undefined);
+  const until = query.until === undefined ? undefined : (parseUntil(query.until) ?? undefined);
   const range = await timelineSeqRange(db, scanId, since, until);
   if (!range) return { total: 0, entries: [] };
 

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Policy, PolicyComparison, PolicyPreviewBody } from '../../shared/api/policies';
 import { IMPACT_MAX_DAYS } from '../../shared/api/policies';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
-import { DAY_MS, parseDateOrDateTime } from '../../shared/time';
+import { DAY_MS, parseDateOrDateTime, parseUntil } from '../../shared/time';
 import type { Db, Executor } from '../db/database';
 import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
 import { inTransaction } from '../db/transaction';
@@ -66,7 +66,7 @@ export interface ImpactRun {
 
 function rangeOf(organizationId: string, body: { since: string; until: string }): ImpactRange {
   const since = parseDateOrDateTime(body.since)!;
-  const until = parseDateOrDateTime(body.until)!;
+  const until = parseUntil(body.until)!;
   if (until <= since) {
     throw new DomainError('validation_failed', 'until must be after since', [
       { field: 'until', message: 'must be after since' },

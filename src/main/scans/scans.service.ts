@@ -9,7 +9,7 @@ import {
 } from '../../shared/api/scans';
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
-import { parseDateOrDateTime, parseDateTime } from '../../shared/time';
+import { parseDateOrDateTime, parseDateTime, parseUntil } from '../../shared/time';
 import type { Db } from '../db/database';
 import { batchedWrite } from '../db/write-batcher';
 import { newId } from '../ids';
@@ -24,16 +24,16 @@ import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 import { violationRows } from './violations.repository';
 
-const time = (text: string | undefined): number | undefined =>
-  text === undefined ? undefined : (parseDateOrDateTime(text) ?? undefined);
+const time = (text: string | undefined, parse: (text: string) => number | null): number | undefined =>
+  text === undefined ? undefined : (parse(text) ?? undefined);
 
 /** The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema. */
 export function toFilters(
   query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
 ): repo.ScanFilters {
   return {
-    since: time(query.since),
-    until: time(query.until),
+    since: time(query.since, parseDateOrDateTime),
+    until: time(query.until, parseUntil),
     tool: query.tool,
     status: query.status,
     organization_id: query.organization_id,

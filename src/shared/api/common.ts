@@ -65,11 +65,25 @@ export const Label = Type.String({
 export const plainText = (options: { minLength?: number; maxLength?: number; description?: string } = {}) =>
   Type.String({ ...options, pattern: PLAIN_TEXT_PATTERN, errorMessage: PLAIN_TEXT_MESSAGE });
 
+const DATE_OR_DATE_TIME_MESSAGE = 'must be a date (2026-11-01) or an RFC 3339 date-time (2026-11-01T12:00:00.000Z)';
+
 /** A date (`2026-11-01`, midnight UTC) or a date-time: the standard formats, which outside tools know. */
 export const DateOrDateTime = Type.String({
   anyOf: [{ format: 'date' }, { format: 'date-time' }],
-  errorMessage: 'must be a date (2026-11-01) or an RFC 3339 date-time (2026-11-01T12:00:00.000Z)',
+  errorMessage: DATE_OR_DATE_TIME_MESSAGE,
   description: `RFC 3339 full-date (midnight UTC) or date-time; ${TIME_RANGE}`,
+});
+
+/**
+ * The end of a range: a date covers that whole UTC day (parseUntil in shared/time.ts), a
+ * date-time is excluded itself. One meaning for every `until` the API, the CLI and the viewer take.
+ */
+export const Until = Type.String({
+  anyOf: [{ format: 'date' }, { format: 'date-time' }],
+  errorMessage: DATE_OR_DATE_TIME_MESSAGE,
+  description:
+    'end of the range. A full-date includes that whole UTC day: `until=2026-11-01` keeps what happened before ' +
+    `2026-11-02T00:00:00Z. A date-time is exclusive: \`until=2026-11-01T12:00:00Z\` keeps what happened before that instant; ${TIME_RANGE}`,
 });
 
 export const TokenCount = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Id, TokenCount, Timestamp } from './common';
+import { DateOrDateTime, Id, TokenCount, Timestamp, Until } from './common';
 import { TimelineEntry, TokenBreakdown, Violation } from './scans';
 import { NAME_MAX_LENGTH } from '../names';
 
@@ -37,7 +37,7 @@ export const TimelineBucketsQuery = Type.Object(
   {
     n: Type.Integer({ minimum: 1, maximum: 2000, default: 500 }),
     since: Type.Optional(DateOrDateTime),
-    until: Type.Optional(DateOrDateTime),
+    until: Type.Optional(Until),
   },
   { additionalProperties: false },
 );
@@ -64,7 +64,7 @@ export const TimelinePageQuery = Type.Object(
     offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
     limit: Type.Integer({ minimum: 1, maximum: TIMELINE_PAGE_MAX, default: 1000 }),
     since: Type.Optional(DateOrDateTime),
-    until: Type.Optional(DateOrDateTime),
+    until: Type.Optional(Until),
     action: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, description: 'exact action' })),
   },
   { additionalProperties: false },

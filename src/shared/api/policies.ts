@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Label, TokenCount } from './common';
+import { DateOrDateTime, Label, TokenCount, Until } from './common';
 
 const Limit = Type.Union([TokenCount, Type.Null()]);
 const Names = Type.Array(Label, { maxItems: 1000 });
@@ -49,7 +49,7 @@ export const IMPACT_MAX_DAYS = 366;
 
 const ImpactRange = {
   since: DateOrDateTime,
-  until: DateOrDateTime,
+  until: Until,
 };
 
 /** `POST /v1/organizations/:id/policy/preview` (extension): a draft policy over stored scans. */

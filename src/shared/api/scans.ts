@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Id, InputTimestamp, Label, plainText, TokenCount, Timestamp } from './common';
+import { DateOrDateTime, Id, InputTimestamp, Label, plainText, TokenCount, Timestamp, Until } from './common';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -136,7 +136,7 @@ export const ScanListQuery = Type.Object(
     limit: Type.Integer({ minimum: 1, maximum: SCAN_PAGE_MAX, default: SCAN_PAGE_DEFAULT }),
     offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
     since: Type.Optional(DateOrDateTime),
-    until: Type.Optional(DateOrDateTime),
+    until: Type.Optional(Until),
     tool: Type.Optional(Label),
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),

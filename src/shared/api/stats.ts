@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateOrDateTime, Id, Label, Timestamp } from './common';
+import { DateOrDateTime, Id, Label, Timestamp, Until } from './common';
 
 export const STAT_BUCKETS = ['hour', 'day'] as const;
 export type StatBucket = (typeof STAT_BUCKETS)[number];
@@ -9,7 +9,7 @@ export type StatGroup = (typeof STAT_GROUPS)[number];
 export const TokenStatsQuery = Type.Object(
   {
     since: Type.Optional(DateOrDateTime),
-    until: Type.Optional(DateOrDateTime),
+    until: Type.Optional(Until),
     tool: Type.Optional(Label),
     organization_id: Type.Optional(Id),
     bucket: Type.Enum(STAT_BUCKETS, { default: 'day' }),
@@ -43,7 +43,7 @@ export type TokenStats = Static<typeof TokenStats>;
 export const ViolationStatsQuery = Type.Object(
   {
     since: Type.Optional(DateOrDateTime),
-    until: Type.Optional(DateOrDateTime),
+    until: Type.Optional(Until),
     organization_id: Type.Optional(Id),
   },
   { additionalProperties: false },

@@ -116,7 +116,8 @@ describe('GET /v1/scans/:scan_id/evidence/timeline', () => {
         [`since=${iso(T0 + 1_000_000)}`, () => false],
         [`until=${iso(T0)}`, () => false],
         ['since=2026-11-01', () => true],
-        ['until=2026-11-02', () => true],
+        ['until=2026-11-01', () => true],
+        ['until=2026-10-31', () => false],
         ['since=2026-11-02', () => false],
         [`since=${encodeURIComponent('2026-11-01T11:00:00.700+01:00')}`, (e) => e.index >= 300],
       ];

@@ -150,13 +150,17 @@ describe('scans list: pagination, order, filters', () => {
       expect(await page(`since=${new Date(MIDNIGHT + 1).toISOString()}&until=${at}`)).toEqual({ scans: [], total: 0 });
     });
 
-    it('read a date as midnight UTC, and apply offsets', async () => {
+    it('read a date as midnight UTC, as until the whole UTC day, and apply offsets', async () => {
       const byDateTime = await walk(`since=${new Date(MIDNIGHT).toISOString()}`);
       expect(await walk('since=2026-11-01')).toEqual(byDateTime);
       expect(await walk('since=2026-11-01T01:00:00%2B01:00')).toEqual(byDateTime);
       expect(await walk('since=2026-10-31T19:00:00-05:00')).toEqual(byDateTime);
-      expect((await page('until=2026-11-01')).total).toBe(visible.filter((s) => s.created_at < MIDNIGHT).length);
-      expect((await page('since=2026-10-31&until=2026-11-02')).total).toBe(VISIBLE);
+      expect((await page('until=2026-10-31')).total).toBe(visible.filter((s) => s.created_at < MIDNIGHT).length);
+      expect(await walk('until=2026-10-31')).toEqual(await walk(`until=${new Date(MIDNIGHT).toISOString()}`));
+      expect((await page('since=2026-10-31&until=2026-11-01')).total).toBe(VISIBLE);
+      expect((await page('since=2026-11-01&until=2026-11-01')).total).toBe(
+        visible.filter((s) => s.created_at >= MIDNIGHT).length,
+      );
       expect((await page('since=2026-11-02')).total).toBe(0);
     });
 

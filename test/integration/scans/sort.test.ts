@@ -129,7 +129,7 @@ describe('scans list: sort (extension)', () => {
       ['since', () => `since=${new Date(MIDNIGHT).toISOString()}`, '-tokens', (s) => s.created_at >= MIDNIGHT],
       [
         'until and tool',
-        () => 'until=2026-10-25&tool=copilot',
+        () => 'until=2026-10-24&tool=copilot',
         'tokens',
         (s) => s.created_at < MIDNIGHT && s.tool === 'copilot',
       ],

@@ -97,6 +97,24 @@ describe('GET /v1/openapi.json', () => {
     expect(byName.get('since')).toBe(false);
   });
 
+  it('says wherever `until` is taken that a date covers that whole UTC day', () => {
+    const untils: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const { parameters } = operation as unknown as {
+          parameters?: { name: string; description?: string; schema: { description?: string } }[];
+        };
+        const until = parameters?.find((parameter) => parameter.name === 'until');
+        if (!until) continue;
+        untils.push(`${method} ${path}`);
+        expect(until.description ?? until.schema.description, `${method} ${path}`).toMatch(
+          /includes that whole UTC day/,
+        );
+      }
+    }
+    expect(untils).toEqual(expect.arrayContaining(['get /v1/scans', 'get /v1/stats/tokens', 'get /v1/exports/scans']));
+  });
+
   // Not in the contract's list above (SPEC.md does not name it), but clients other than ours may
   // want to make the same check before they send a token: the document must say how.
   it('describes the identity check as public, with its required challenge and its proof', () => {

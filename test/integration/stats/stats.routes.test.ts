@@ -159,19 +159,21 @@ describe('GET /v1/stats/tokens', () => {
     });
   });
 
-  it('since is inclusive and until exclusive, to the millisecond; dates are midnight UTC', async () => {
+  it('since is inclusive and until exclusive, to the millisecond; a date is midnight UTC, as until its whole day', async () => {
     expect((await stats(`since=${start(1, 10)}`)).buckets).toEqual([
       b(start(1), 30, 2, 1),
       b(start(2), 1000, 1, 3),
       b(start(4), 7, 1, 0),
     ]);
-    expect((await stats('until=2026-11-02')).buckets).toEqual([b(start(1), 180, 4, 3)]);
+    expect((await stats('until=2026-11-01')).buckets).toEqual([b(start(1), 180, 4, 3)]);
+    expect((await stats(`until=${start(2)}`)).buckets).toEqual([b(start(1), 180, 4, 3)]);
     expect((await stats('since=2026-11-02')).buckets).toEqual([b(start(2), 1000, 1, 3), b(start(4), 7, 1, 0)]);
     expect((await stats(`bucket=hour&since=2026-11-01T09:59:59.999Z&until=${start(1, 10)}`)).buckets).toEqual([
       b(start(1, 9), 50, 1, 0),
     ]);
     expect((await stats('since=2026-11-05')).buckets).toEqual([]);
-    expect((await stats('since=2026-11-03&until=2026-11-04')).buckets).toEqual([]);
+    expect((await stats('since=2026-11-03&until=2026-11-03')).buckets).toEqual([]);
+    expect((await stats('since=2026-11-04&until=2026-11-04')).buckets).toEqual([b(start(4), 7, 1, 0)]);
   });
 
   it('filters by tool and organization_id', async () => {

@@ -9,6 +9,7 @@ import {
   parseDateOrDateTime,
   parseDateTime,
   parseRfc3339DateTime,
+  parseUntil,
 } from '../../../src/shared/time';
 import { makeRng } from '../../helpers/reliability';
 
@@ -181,5 +182,37 @@ describe('formatTimestamp', () => {
       expect(parseDateOrDateTime(formatTimestamp(ms))).toBe(ms);
     }
     expect(formatTimestamp(parseDateOrDateTime('2026-11-01T12:00:00+05:30')!)).toBe('2026-11-01T06:30:00.000Z');
+  });
+});
+
+describe('parseUntil', () => {
+  it('reads a date as the end of that whole UTC day: the next midnight, exclusive', () => {
+    expect(parseUntil('2026-11-01')).toBe(Date.UTC(2026, 10, 2));
+    expect(parseUntil('2026-12-31')).toBe(Date.UTC(2027, 0, 1));
+    expect(parseUntil('2024-02-28')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseUntil('2024-02-29')).toBe(Date.UTC(2024, 2, 1));
+    expect(parseUntil('0050-06-15')).toBe(Date.parse('0050-06-16T00:00:00.000Z'));
+  });
+
+  it('reads a date-time as the instant itself', () => {
+    expect(parseUntil('2026-11-01T00:00:00Z')).toBe(Date.UTC(2026, 10, 1));
+    expect(parseUntil('2026-11-01T12:34:56.789Z')).toBe(Date.UTC(2026, 10, 1, 12, 34, 56, 789));
+    expect(parseUntil('2026-11-01T00:00:00-05:00')).toBe(Date.UTC(2026, 10, 1, 5));
+  });
+
+  it('refuses what is neither', () => {
+    for (const text of ['', '2026-02-30', '2026-11-1', '2026-11-01T25:00:00Z', 'yesterday']) {
+      expect(parseUntil(text), text).toBeNull();
+    }
+  });
+
+  it('agrees with parseDateOrDateTime on every date-time and is one day past it on every date', () => {
+    fc.assert(
+      fc.property(rfcDate, (text) => {
+        const start = parseDateOrDateTime(text);
+        return start !== null && parseUntil(text) === start + 86_400_000;
+      }),
+    );
+    fc.assert(fc.property(rfcDateTime, (text) => parseUntil(text) === parseDateOrDateTime(text)));
   });
 });

@@ -21,11 +21,13 @@ describe('matchesListFilters', () => {
     expect(matchesListFilters(scan(), {})).toBe(true);
   });
 
-  it('keeps since inclusive and until exclusive, for dates and date-times', () => {
+  it('keeps since inclusive and until exclusive, a date as until covering that whole UTC day', () => {
     expect(matchesListFilters(scan(), { since: '2026-11-20' })).toBe(true);
     expect(matchesListFilters(scan(), { since: '2026-11-21' })).toBe(false);
     expect(matchesListFilters(scan(), { until: '2026-11-20T10:00:00Z' })).toBe(false);
     expect(matchesListFilters(scan(), { since: '2026-11-20T10:00:00Z', until: '2026-11-21' })).toBe(true);
+    expect(matchesListFilters(scan(), { until: '2026-11-20' })).toBe(true);
+    expect(matchesListFilters(scan(), { until: '2026-11-19' })).toBe(false);
   });
 
   it('matches tool by exact name, and status, organization and violations', () => {

@@ -3,7 +3,6 @@ import { listKeyAction } from '../../../../src/renderer/src/features/scans/list-
 import { clickPage, clickRow, EMPTY_SELECTION, pageState } from '../../../../src/renderer/src/features/scans/selection';
 import { attachmentName } from '../../../../src/renderer/src/lib/attachment-name';
 import {
-  nextDay,
   pageInfo,
   pageLabel,
   parseScansSearch,
@@ -56,13 +55,12 @@ describe('parseScansSearch', () => {
 });
 
 describe('the list query', () => {
-  it('asks for one page with the inclusive until turned into the exclusive day after', () => {
+  it('asks for one page, with until the day itself: the API takes a date as that whole day', () => {
     expect(toScanListQuery({ until: '2026-11-30', offset: 50 })).toMatchObject({
       limit: 50,
       offset: 50,
-      until: '2026-12-01',
+      until: '2026-11-30',
     });
-    expect(nextDay('2026-12-31')).toBe('2027-01-01');
   });
 
   it('a filter change goes back to the first page', () => {
@@ -158,7 +156,7 @@ describe('exportUrl', () => {
       tool: 'a b',
       status: 'failed',
       sort: '-tokens',
-      until: '2026-11-21',
+      until: '2026-11-20',
       format: 'csv',
     });
   });

@@ -1,5 +1,5 @@
 import type { ScanSummary } from '../../../../shared/api/scans';
-import { parseDateOrDateTime } from '../../../../shared/time';
+import { parseDateOrDateTime, parseUntil } from '../../../../shared/time';
 
 /** The list filters as GET /v1/scans takes them (see toScanListQuery). */
 export interface ListFilters {
@@ -13,12 +13,12 @@ export interface ListFilters {
 
 /**
  * Whether the server's list with these filters would include `scan`, by the rules of GET
- * /v1/scans: since inclusive, until exclusive, the tool by exact name.
+ * /v1/scans: since inclusive, until exclusive (a date: up to the end of that UTC day), the tool by exact name.
  */
 export function matchesListFilters(scan: ScanSummary, filters: ListFilters): boolean {
   const at = Date.parse(scan.created_at);
   const since = filters.since === undefined ? null : parseDateOrDateTime(filters.since);
-  const until = filters.until === undefined ? null : parseDateOrDateTime(filters.until);
+  const until = filters.until === undefined ? null : parseUntil(filters.until);
   if (since !== null && at < since) return false;
   if (until !== null && at >= until) return false;
   if (filters.tool !== undefined && scan.tool !== filters.tool) return false;

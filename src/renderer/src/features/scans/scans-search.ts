@@ -9,7 +9,6 @@ import {
 } from '../../../../shared/api/scans';
 import { isId } from '../../../../shared/ids';
 import { isName, NAME_MAX_LENGTH } from '../../../../shared/names';
-import { DAY_MS } from '../../../../shared/time';
 
 export const PAGE_SIZES = [25, 50, 100, 200, SCAN_PAGE_MAX] as const;
 export const DEFAULT_LIMIT = SCAN_PAGE_DEFAULT;
@@ -82,19 +81,13 @@ export function parseScansSearch(input: unknown): ScansSearch {
   return Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined)) as ScansSearch;
 }
 
-/** The day after a `YYYY-MM-DD` date: the form's "until" is inclusive, the API's is exclusive. */
-export function nextDay(day: string): string {
-  const next = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
-  return next.toISOString().slice(0, 10);
-}
-
 /** The GET /v1/scans query of one page: never more than `limit` rows, whatever the data size. */
 export function toScanListQuery(search: ScansSearch): Record<string, string | number | boolean | undefined> {
   return {
     limit: search.limit ?? DEFAULT_LIMIT,
     offset: search.offset ?? 0,
     since: search.since,
-    until: search.until ? nextDay(search.until) : undefined,
+    until: search.until,
     tool: search.tool,
     status: search.status,
     organization_id: search.organization_id,
