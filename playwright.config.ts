@@ -29,4 +29,12 @@ export default defineConfig({
       ],
     },
   },
+  // Every viewer time is shown in one zone the user picks; a test that passes only where the browser
+  // runs in UTC hides a local-time bug. The default project pins UTC so that runs agree everywhere,
+  // and tests tagged @zones run again in a zone with a different offset and daylight saving time.
+  // Only tagged tests run twice: the browser suite's share of CI's time limit stays small.
+  projects: [
+    { name: 'utc', use: { timezoneId: 'UTC' } },
+    { name: 'new-york', grep: /@zones/, use: { timezoneId: 'America/New_York' } },
+  ],
 });

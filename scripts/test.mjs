@@ -76,7 +76,9 @@ if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST
 // (playwright.electron.config.ts), which skips each of its tests where the Electron binary is missing.
 function runPlaywright(name, config, jsonFile) {
   const status = runSuite(name, bin('playwright'), ['test', '--config', config]);
-  const stats = readJson(join(resultsDir, jsonFile))?.stats; // the json reporter's file, set in the config
+  // The json reporter's file, set in the config. Its stats count a test once per project that runs it:
+  // a browser test tagged @zones counts twice (UTC and New York), and a failure in either is a failure.
+  const stats = readJson(join(resultsDir, jsonFile))?.stats;
   if (stats) {
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
