@@ -104,6 +104,7 @@ describe('scandesk submit, scans, evidence and policy', () => {
     }
     expect(submit.stdout).toMatch(/^scandesk submit --tool T --action A --tokens N/);
     expect(scans.stdout).toMatch(/^scandesk scans list /);
+    expect(scans.stdout).toContain('--until with a day\n  includes that whole UTC day');
     expect(policy.stdout).toMatch(/^scandesk policy get ORG_ID/);
   });
 
@@ -388,6 +389,16 @@ describe('scandesk submit, scans, evidence and policy', () => {
     expect(lines(secondPage.stdout).at(-1)).toBe('showing 3–4 of 5 (next: --offset 4)');
     expect(lines(past.stdout)).toEqual(['no scans at offset 10; 5 scans match']);
     expect(lines(none.stdout)).toEqual(['no scans match']);
+  });
+
+  it('scans list --since D --until D lists the scans of UTC day D', async () => {
+    const all = await json<ScanList>('scans', 'list');
+    const day = all.scans[0]!.created_at.slice(0, 10);
+    const onDay = await json<ScanList>('scans', 'list', '--since', day, '--until', day);
+    expect(onDay.total).toBeGreaterThan(0);
+    expect(onDay.scans.map((scan) => scan.id)).toEqual(
+      all.scans.filter((scan) => scan.created_at.startsWith(day)).map((scan) => scan.id),
+    );
   });
 
   it('scans list reports the server’s refusal of a bad filter value as a server error', async () => {
