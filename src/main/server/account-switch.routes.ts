@@ -7,6 +7,7 @@ import { endStreams } from '../live/live.service';
 import { BROWSER_SESSION, sessionCookieName, type SessionLifetime } from '../users/session-policy';
 import { createSession, deleteSession, findUserBySession } from '../users/sessions.repository';
 import { hashToken } from '../users/token';
+import { registerFormParser } from './form-body';
 import { PENDING_SIGN_IN_MS, pendingSignInsOf } from './pending-sign-ins';
 import { isHttps, SESSION_COOKIE } from './session-cookie';
 import { messagePage, switchPage } from './sign-in-pages';
@@ -82,11 +83,7 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
   { db, port },
 ) => {
   // The answer is an HTML form; this scope alone reads form bodies (the API takes JSON only).
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 1024 },
-    (_r, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
+  registerFormParser(app, 1024);
 
   app.get(SWITCH_PATH, { schema: { hide: true } }, async (request, reply) => {
     const pending = pendingSignInsOf(db).peek(request.cookies[switchCookieName(port())] ?? '');

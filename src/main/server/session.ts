@@ -11,6 +11,7 @@ import { sameOriginRedirect } from './request-path';
 import { accountSwitchRoutes, askBeforeSwitching, currentSession, endReplacedSession } from './account-switch.routes';
 import { isHttps, SESSION_COOKIE } from './session-cookie';
 import { messagePage } from './sign-in-pages';
+import { signInRoutes } from './sign-in.routes';
 
 /**
  * `/?token=…` (SPEC.md §2): exchanges the token once for an HttpOnly, SameSite=Strict session
@@ -61,6 +62,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => numb
   { db, port },
 ) => {
   await app.register(accountSwitchRoutes, { db, port });
+  await app.register(signInRoutes, { db, port });
   app.delete(
     '/v1/session',
     {

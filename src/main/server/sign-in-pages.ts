@@ -3,9 +3,20 @@
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
+// The viewer's own colours (styles.css), so that a page of ours looks like the rest of Scandesk.
 const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem}' +
-  'button{font:inherit;padding:.45rem 1rem;margin:0 .5rem .5rem 0;cursor:pointer}';
+  ':root{color-scheme:light dark;--text:light-dark(#17202e,#e6ebf2);--muted:light-dark(#5a6577,#a2adbd);' +
+  '--surface:light-dark(#fff,#1a2029);--border:light-dark(#d6dbe3,#333d4b);--accent:light-dark(#2456c7,#7aa2ff);' +
+  '--accent-text:light-dark(#fff,#0d1320);--danger:light-dark(#b42318,#ff8a80)}' +
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:4rem auto;padding:0 1rem;' +
+  'color:var(--text);background:light-dark(#f6f7f9,#11151c)}' +
+  'button{font:inherit;padding:.45rem 1rem;margin:0 .5rem .5rem 0;cursor:pointer}' +
+  'form.sign-in{display:grid;gap:.5rem;padding:1.5rem;background:var(--surface);border:1px solid var(--border);' +
+  'border-radius:6px}form.sign-in button{justify-self:start;margin:.5rem 0 0;background:var(--accent);' +
+  'color:var(--accent-text);border:1px solid var(--accent);border-radius:6px}' +
+  'input{font:inherit;padding:.45rem .6rem;border:1px solid var(--border);border-radius:6px;' +
+  'background:var(--surface);color:inherit}input[aria-invalid=true]{border-color:var(--danger)}' +
+  '.error{color:var(--danger);font-weight:600;margin:0}.hint{color:var(--muted);margin:0}';
 
 const htmlDocument = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
@@ -45,5 +56,26 @@ export function switchPage({ current, next, nonce, action }: SwitchQuestion): st
       `<input type="hidden" name="nonce" value="${escapeHtml(nonce)}">` +
       `<button type="submit" name="action" value="cancel" autofocus>${stay}</button>` +
       `<button type="submit" name="action" value="switch">${go}</button></form>`,
+  );
+}
+
+export const SIGN_IN_PATH = '/sign-in';
+
+/**
+ * The sign-in form again, with why the last try failed: what a wrong token answers. The token
+ * travels in the POST body only, never in an address; `returnTo` is where a right one leads.
+ */
+export function signInPage({ error, returnTo }: { error: string; returnTo: string }): string {
+  return htmlDocument(
+    'Sign in',
+    '<h1>Sign in to Scandesk</h1>' +
+      `<form class="sign-in" method="post" action="${SIGN_IN_PATH}">` +
+      `<p class="error" id="sign-in-error" role="alert">${escapeHtml(error)}</p>` +
+      '<label for="token">Token</label>' +
+      '<input id="token" name="token" type="password" autocomplete="off" required autofocus ' +
+      'aria-invalid="true" aria-describedby="sign-in-error">' +
+      `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">` +
+      '<p class="hint">Run <code>scandesk token</code> on the machine that serves this workspace to print it.</p>' +
+      '<button type="submit">Sign in</button></form>',
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messagePage, switchPage } from '../../../src/main/server/sign-in-pages';
+import { messagePage, signInPage, switchPage } from '../../../src/main/server/sign-in-pages';
 
 const question = { current: 'alice', next: 'bob', nonce: 'n0nce', action: '/sign-in/switch' };
 
@@ -43,5 +43,22 @@ describe('messagePage', () => {
     const page = messagePage('Run <code>scandesk token</code>.');
     expect(page).toMatch(/^<!doctype html><html lang="en"><meta charset="utf-8">/);
     expect(page).toContain('<p>Run <code>scandesk token</code>.</p>');
+  });
+});
+
+describe('signInPage', () => {
+  it('shows the error and the token field again, posting to /sign-in where the token stays out of any address', () => {
+    const page = signInPage({ error: 'That token is not valid.', returnTo: '/scans?tool=Claude' });
+    expect(page).toContain('role="alert">That token is not valid.</p>');
+    expect(page).toContain('<form class="sign-in" method="post" action="/sign-in">');
+    expect(page).toMatch(/<input id="token" name="token" type="password"/);
+    expect(page).toContain('<input type="hidden" name="return_to" value="/scans?tool=Claude">');
+    expect(page).not.toMatch(/method="get"|<script|\son\w+=/i);
+  });
+
+  it('escapes the return path as text', () => {
+    const page = signInPage({ error: 'x', returnTo: '/"><script>alert(1)</script>' });
+    expect(page).not.toContain('<script>');
+    expect(page).toContain('value="/&#34;&#62;&#60;script&#62;');
   });
 });
