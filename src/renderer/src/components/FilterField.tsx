@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { IsoDateInput } from './IsoDateInput';
 
 // The labelled inputs of a filter bar: an empty value always means "no filter".
 
@@ -9,11 +10,12 @@ interface FieldProps<T> {
   onChange(next: T | undefined): void;
 }
 
-export function DateFilter({ id, label, value, onChange }: FieldProps<string>) {
+/** A day typed as YYYY-MM-DD; the filter changes once the text is a real day (or empty). */
+export function DateFilter({ id, label, value, onChange, hint }: FieldProps<string> & { hint?: string }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type="date" value={value ?? ''} onChange={(event) => onChange(event.target.value || undefined)} />
+      <IsoDateInput id={id} value={value} hint={hint} onValue={(date) => date !== null && onChange(date)} />
     </div>
   );
 }

@@ -1,66 +1,74 @@
+import { DAY_MS } from '../../../shared/time';
+
 /** Where times are shown: in UTC, or in the viewer's own time zone. */
 export type TimeZoneChoice = 'local' | 'utc';
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** The browser's own IANA zone ("America/New_York"); UTC where the engine cannot say. */
+export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-interface Parts {
-  year: number;
-  month: number;
-  day: number;
-  hours: number;
-  minutes: number;
-  seconds: number;
+/** The IANA zone a choice stands for. */
+export const zoneOf = (choice: TimeZoneChoice): string => (choice === 'utc' ? 'UTC' : browserZone());
+
+/** How a view names its zone, once, in a header or column title: "UTC", "America/New_York". */
+export const zoneLabel = (zone: string): string => (zone === 'Etc/UTC' || zone === 'Etc/GMT' ? 'UTC' : zone);
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, number>();
+// Zone transitions fall on quarter hours, so one offset holds for a whole quarter hour: cache by it.
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
 }
 
-function parts(ms: number, zone: TimeZoneChoice): Parts {
-  const d = new Date(ms);
-  return zone === 'utc'
-    ? {
-        year: d.getUTCFullYear(),
-        month: d.getUTCMonth(),
-        day: d.getUTCDate(),
-        hours: d.getUTCHours(),
-        minutes: d.getUTCMinutes(),
-        seconds: d.getUTCSeconds(),
-      }
-    : {
-        year: d.getFullYear(),
-        month: d.getMonth(),
-        day: d.getDate(),
-        hours: d.getHours(),
-        minutes: d.getMinutes(),
-        seconds: d.getSeconds(),
-      };
+/** Milliseconds the zone's wall clock is ahead of UTC at instant `ms` (negative west of Greenwich). */
+export function offsetAt(ms: number, zone: string): number {
+  if (zone === 'UTC') return 0;
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const key = `${zone} ${quarter}`;
+  const known = offsets.get(key);
+  if (known !== undefined) return known;
+  const part: Record<string, number> = {};
+  for (const { type, value } of formatterOf(zone).formatToParts(quarter)) part[type] = Number(value);
+  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour! % 24, part.minute!, part.second!);
+  const offset = wall - quarter;
+  if (offsets.size > 10_000) offsets.clear();
+  offsets.set(key, offset);
+  return offset;
 }
-
-const dayOf = (p: Parts): string => `${p.year}-${p.month}-${p.day}`;
-
-/** Whether two instants fall on different calendar days in `zone`. */
-export const crossesDays = (a: number, b: number, zone: TimeZoneChoice): boolean =>
-  dayOf(parts(a, zone)) !== dayOf(parts(b, zone));
 
 /**
- * An axis tick: the clock alone while the axis stays within one day, with the date ("Nov 18
- * 15:50") once it spans several, so that days can be told apart.
+ * The zone's wall clock at `ms`, as the instant that reads the same in UTC: its UTC fields are the
+ * zone's year, month, day and time. Calendar arithmetic on it needs no zone.
  */
-export function formatTick(ms: number, zone: TimeZoneChoice, multiDay: boolean): string {
-  const p = parts(ms, zone);
-  const clock = `${pad(p.hours)}:${pad(p.minutes)}`;
-  return multiDay ? `${MONTHS[p.month]} ${p.day} ${clock}` : `${clock}:${pad(p.seconds)}`;
+export const toWall = (ms: number, zone: string): number => ms + offsetAt(ms, zone);
+
+/**
+ * The instant whose wall clock in `zone` reads `wall` (see toWall). A wall time skipped by a
+ * transition (a spring-forward gap) lands just after the gap; a repeated one on its first pass.
+ */
+export function fromWall(wall: number, zone: string): number {
+  // A zone changes its offset at most once within a day either side: the answer is one of these two.
+  const before = wall - offsetAt(wall - DAY_MS, zone);
+  const after = wall - offsetAt(wall + DAY_MS, zone);
+  const fits = [before, after].filter((candidate) => toWall(candidate, zone) === wall);
+  return fits.length > 0 ? Math.min(...fits) : before;
 }
 
-/** A tooltip's instant, always with its date and zone: "2026-11-18 15:50:23 UTC". */
-export function formatInstant(ms: number, zone: TimeZoneChoice): string {
-  const p = parts(ms, zone);
-  const text = `${p.year}-${pad(p.month + 1)}-${pad(p.day)} ${pad(p.hours)}:${pad(p.minutes)}:${pad(p.seconds)}`;
-  return zone === 'utc' ? `${text} UTC` : text;
-}
-
-/** An hour bucket's start on the overview: "11-20 14:00". */
-export function formatHour(ms: number, zone: TimeZoneChoice): string {
-  const p = parts(ms, zone);
-  return `${pad(p.month + 1)}-${pad(p.day)} ${pad(p.hours)}:${pad(p.minutes)}`;
-}
-
-export const zoneLabel = (zone: TimeZoneChoice): string => (zone === 'utc' ? 'UTC' : 'local time');
+/** Whether two instants fall on different calendar days in `zone`. */
+export const crossesDays = (a: number, b: number, zone: string): boolean =>
+  Math.floor(toWall(a, zone) / DAY_MS) !== Math.floor(toWall(b, zone) / DAY_MS);

@@ -22,7 +22,9 @@ import {
   toSearch,
 } from '../../../../src/renderer/src/features/overview/overview-search';
 import {
+  bucketZone,
   describeRange,
+  describeSpan,
   formatBucketStart,
   toTimeRange,
   type TimeRange,
@@ -103,8 +105,24 @@ describe('time range', () => {
     expect(describeRange({ range: 'custom', since: '2026-11-01', until: '2026-11-03' })).toBe(
       'from 2026-11-01 to 2026-11-03',
     );
-    expect(formatBucketStart(Date.parse('2026-11-02T05:00:00Z'), 'hour')).toBe('11-02 05:00');
-    expect(formatBucketStart(Date.parse('2026-11-02T00:00:00Z'), 'day')).toBe('2026-11-02');
+    expect(formatBucketStart(Date.parse('2026-11-02T05:00:00Z'), 'hour')).toBe('2026-11-02 05:00');
+    expect(formatBucketStart(Date.parse('2026-11-02T05:00:00Z'), 'hour', 'America/New_York')).toBe('2026-11-02 00:00');
+    // Day buckets are the server's UTC days, whatever the zone.
+    expect(formatBucketStart(Date.parse('2026-11-02T00:00:00Z'), 'day', 'America/New_York')).toBe('2026-11-02');
+  });
+
+  it('says the span a range covers in the zone its axis is in', () => {
+    const hours: TimeRange = {
+      since: Date.parse('2026-11-18T13:00:00Z'),
+      until: Date.parse('2026-11-25T13:00:00Z'),
+      bucket: 'hour',
+    };
+    expect(describeSpan(hours, 'America/New_York')).toBe('2026-11-18 08:00 to 2026-11-25 08:00 America/New_York');
+    expect(describeSpan(hours, 'UTC')).toBe('2026-11-18 13:00 to 2026-11-25 13:00 UTC');
+    const days: TimeRange = { since: Date.UTC(2026, 9, 27), until: Date.UTC(2026, 10, 26), bucket: 'day' };
+    expect(describeSpan(days, 'America/New_York')).toBe('2026-10-27 to 2026-11-25, UTC days');
+    expect(bucketZone('day', 'America/New_York')).toBe('UTC');
+    expect(bucketZone('hour', 'America/New_York')).toBe('America/New_York');
   });
 });
 

@@ -14,8 +14,13 @@ import {
 } from 'recharts';
 import type { ChartPoint, TimelineSource } from '../../features/scan-detail/timeline-shaping';
 import { formatCompact, formatCount } from '../../lib/format';
-import { crossesDays, formatInstant, formatTick } from '../../lib/time-zone';
-import { useTimeZone } from '../../lib/use-time-zone';
+import { tickFormat, ticksForWidth } from '../../lib/time-ticks';
+import { useClock } from '../../lib/use-clock';
+import { useElementWidth } from '../../lib/use-element-width';
+import { valueTicks } from '../../lib/value-ticks';
+
+// The plot's width is the chart's less the token axis and the margins.
+const AXIS_AND_MARGINS_PX = 56 + 8 + 16;
 
 /**
  * Tokens per request (or per bucket) over time, violations as red diamonds, and below it an
@@ -36,13 +41,18 @@ export function ScanTimelineChart({
   onBrush: (startIndex: number, endIndex: number) => void;
   highlight: number | undefined;
 }) {
-  const [zone] = useTimeZone();
+  const clock = useClock();
+  const [box, width] = useElementWidth<HTMLDivElement>();
   const marked = points.filter((point) => point.violations > 0);
   const unit = source === 'raw' ? 'tokens per request' : 'tokens per bucket';
-  const span = (of: readonly ChartPoint[]) => of.length > 0 && crossesDays(of[0]!.t, of[of.length - 1]!.end, zone);
-  const tick = (multiDay: boolean) => (ms: number) => formatTick(ms, zone, multiDay);
+  const from = points[0]?.t ?? 0;
+  const to = points.at(-1)?.t ?? 0;
+  const time = ticksForWidth(from, to, clock.zone, width - AXIS_AND_MARGINS_PX);
+  const tokens = valueTicks(points.reduce((max, point) => Math.max(max, point.tokens), 0));
+  // The brush's two ends name exact instants: to the second, dated once the timeline spans days.
+  const brushLabel = tickFormat(overview[0]?.t ?? 0, overview.at(-1)?.t ?? 0, clock.zone, 1000);
   return (
-    <div className="scan-timeline-chart">
+    <div className="scan-timeline-chart" ref={box}>
       <ResponsiveContainer width="100%" height={260}>
         <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
@@ -50,13 +60,22 @@ export function ScanTimelineChart({
             dataKey="t"
             type="number"
             scale="time"
-            domain={['dataMin', 'dataMax']}
-            tickFormatter={tick(span(points))}
+            domain={[from, to]}
+            ticks={time.ticks}
+            interval={0}
+            tickFormatter={time.format}
             stroke="var(--muted)"
           />
-          <YAxis tickFormatter={formatCompact} stroke="var(--muted)" width={56} />
+          <YAxis
+            tickFormatter={formatCompact}
+            domain={[0, tokens.at(-1)!]}
+            ticks={tokens}
+            interval={0}
+            stroke="var(--muted)"
+            width={56}
+          />
           <Tooltip
-            labelFormatter={(value) => formatInstant(Number(value), zone)}
+            labelFormatter={(value) => `${clock.dateTime(Number(value))} ${clock.label}`}
             formatter={(value, name) => [formatCount(Number(value)), name === 'tokens' ? unit : String(name)]}
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
           />
@@ -84,7 +103,7 @@ export function ScanTimelineChart({
               height={48}
               startIndex={brush.startIndex}
               endIndex={brush.endIndex}
-              tickFormatter={tick(span(overview))}
+              tickFormatter={brushLabel}
               stroke="var(--accent)"
               fill="var(--surface)"
               onChange={(range) => onBrush(range.startIndex ?? 0, range.endIndex ?? overview.length - 1)}

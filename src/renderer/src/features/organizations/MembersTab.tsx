@@ -3,7 +3,7 @@ import type { Role } from '../../../../shared/api/common';
 import type { User } from '../../../../shared/api/users';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { api } from '../../lib/api-client';
-import { formatDateTime } from '../../lib/format';
+import { useClock } from '../../lib/use-clock';
 import { AddMemberForm } from './AddMemberForm';
 import { Reason } from './Guarded';
 import { MemberTable } from './MemberTable';
@@ -14,6 +14,7 @@ const ROLE_REASON_ID = 'org-role-reason';
 
 export function MembersTab({ orgId, role }: { orgId: string; role: Role | undefined }) {
   const members = useMembers(orgId);
+  const clock = useClock();
   const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me') });
   const setRole = useSetMemberRole(orgId);
   const remove = useRemoveMember(orgId);
@@ -28,7 +29,7 @@ export function MembersTab({ orgId, role }: { orgId: string; role: Role | undefi
       <QueryState isPending={members.isPending} error={members.error} isEmpty={list.length === 0} empty="No members.">
         <MemberTable
           members={list}
-          columns={['Role', 'Joined']}
+          columns={['Role', `Joined (${clock.label})`]}
           note={(member) => (member.user_id === me.data?.id ? <span className="org-muted"> (you)</span> : null)}
           cells={(member) => (
             <>
@@ -48,7 +49,7 @@ export function MembersTab({ orgId, role }: { orgId: string; role: Role | undefi
                   ))}
                 </select>
               </td>
-              <td>{formatDateTime(member.joined_at)}</td>
+              <td>{clock.dateTime(member.joined_at)}</td>
             </>
           )}
           remove={{

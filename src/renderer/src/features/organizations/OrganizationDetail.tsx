@@ -1,7 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import type { Role } from '../../../../shared/api/common';
 import { QueryState } from '../../components/QueryState';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { ZonedTime } from '../../components/ZonedTime';
+import { formatCount } from '../../lib/format';
+import { useClock } from '../../lib/use-clock';
 import { DeleteOrganization } from './DeleteOrganization';
 import { MembersTab } from './MembersTab';
 import { NameForm } from './NameForm';
@@ -23,6 +25,7 @@ export function OrganizationDetail({
   search: OrganizationsSearch;
 }) {
   const organization = useOrganization(orgId);
+  const clock = useClock();
   const rename = useRenameOrganization(orgId);
   const tab = tabOf(search);
   const org = organization.data;
@@ -35,10 +38,7 @@ export function OrganizationDetail({
             <h2 id="org-detail-heading">{org.name}</h2>
             <p className="org-meta">
               Your role: <strong>{role ?? 'unknown'}</strong> · Plan: {org.plan} · {formatCount(org.member_count)}{' '}
-              member{org.member_count === 1 ? '' : 's'} · Created{' '}
-              <time dateTime={org.created_at} title={org.created_at}>
-                {formatDateTime(org.created_at)}
-              </time>
+              member{org.member_count === 1 ? '' : 's'} · Created <ZonedTime value={org.created_at} /> ({clock.label})
             </p>
             <div className="org-header-actions">
               <NameForm

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Policy, PolicyComparison } from '../../../../shared/api/policies';
 import { DAY_MS } from '../../../../shared/time';
+import { IsoDateInput, type IsoDateValue } from '../../components/IsoDateInput';
 import { ErrorMessage } from '../../components/QueryState';
 import { change, impactRows } from './impact-rows';
 import { streamImpact, type ImpactProgress } from './policy-impact-api';
@@ -59,12 +60,17 @@ export function PolicyImpactPanel({
 }) {
   const id = useId();
   const queryClient = useQueryClient();
-  const [since, setSince] = useState(() => day(Date.now() - 30 * DAY_MS));
-  const [until, setUntil] = useState(() => day(Date.now()));
+  const [initial] = useState(() => ({ since: day(Date.now() - 30 * DAY_MS), until: day(Date.now()) }));
+  const [sinceDay, setSince] = useState<IsoDateValue>(initial.since);
+  const [untilDay, setUntil] = useState<IsoDateValue>(initial.until);
+  // A field being retyped measures nothing until it holds a real day again.
+  const since = sinceDay ?? '';
+  const until = untilDay ?? '';
+  const datesOk = since !== '' && until !== '';
   const [progress, setProgress] = useState<ImpactProgress>();
   const range = {
     since: `${since}T00:00:00Z`,
-    until: new Date(Date.parse(`${until}T00:00:00Z`) + DAY_MS).toISOString(),
+    until: datesOk ? new Date(Date.parse(`${until}T00:00:00Z`) + DAY_MS).toISOString() : '',
   };
   const preview = useMutation({
     mutationFn: (measured: Policy) =>
@@ -98,10 +104,13 @@ export function PolicyImpactPanel({
       </p>
       <div className="org-row">
         <label htmlFor={`${id}-since`}>From</label>
-        <input id={`${id}-since`} type="date" value={since} onChange={(e) => setSince(e.target.value)} />
+        <IsoDateInput id={`${id}-since`} value={initial.since} onValue={setSince} hint={`${id}-days`} />
         <label htmlFor={`${id}-until`}>to</label>
-        <input id={`${id}-until`} type="date" value={until} onChange={(e) => setUntil(e.target.value)} />
-        <button type="button" onClick={start} disabled={disabled || running}>
+        <IsoDateInput id={`${id}-until`} value={initial.until} onValue={setUntil} hint={`${id}-days`} />
+        <span id={`${id}-days`} className="muted">
+          (UTC days)
+        </span>
+        <button type="button" onClick={start} disabled={disabled || running || !datesOk}>
           {mode === 'preview' ? 'Preview impact' : 'Preview re-evaluation'}
         </button>
       </div>
@@ -115,7 +124,7 @@ export function PolicyImpactPanel({
         </p>
       )}
       {preview.data && !apply.isPending && <ImpactTable comparison={preview.data} policyLabel={label} />}
-      {mode === 'reevaluate' && preview.data && !running && preview.data.changed_scans > 0 && (
+      {mode === 'reevaluate' && preview.data && !running && datesOk && preview.data.changed_scans > 0 && (
         <button type="button" className="danger" onClick={() => apply.mutate()}>
           Re-evaluate {preview.data.changed_scans.toLocaleString('en-US')} scans
         </button>

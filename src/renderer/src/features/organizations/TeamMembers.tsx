@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Role } from '../../../../shared/api/common';
 import type { TeamSummary } from '../../../../shared/api/teams';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { formatDateTime } from '../../lib/format';
+import { useClock } from '../../lib/use-clock';
 import { GuardedButton } from './Guarded';
 import { MemberTable } from './MemberTable';
 import { useMembers } from './organizations-api';
@@ -11,6 +11,7 @@ import { useAddTeamMember, useRemoveTeamMember, useTeamMembers } from './teams-a
 
 export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSummary; role: Role | undefined }) {
   const members = useTeamMembers(team.id);
+  const clock = useClock();
   const orgMembers = useMembers(orgId);
   const add = useAddTeamMember(orgId, team.id);
   const remove = useRemoveTeamMember(orgId, team.id);
@@ -38,8 +39,8 @@ export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSu
       >
         <MemberTable
           members={list}
-          columns={['Added']}
-          cells={(member) => <td>{formatDateTime(member.added_at)}</td>}
+          columns={[`Added (${clock.label})`]}
+          cells={(member) => <td>{clock.dateTime(member.added_at)}</td>}
           remove={{
             permission: may,
             pending: remove.isPending,

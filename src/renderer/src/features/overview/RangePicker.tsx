@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { IsoDateInput, type IsoDateValue } from '../../components/IsoDateInput';
 import { isIsoDate, RANGE_PRESETS, type SelectedRange } from './overview-search';
 import { isoDay, PRESET_LABEL, type TimeRange } from './time-range';
 
@@ -12,13 +13,17 @@ export function RangePicker({
   range: TimeRange;
   onChange: (search: SelectedRange) => void;
 }) {
-  const [since, setSince] = useState(isoDay(range.since));
-  const [until, setUntil] = useState(isoDay(range.until - 1));
+  // The picker is remounted when the range changes, so these are where the fields start.
+  const [initial] = useState(() => ({ since: isoDay(range.since), until: isoDay(range.until - 1) }));
+  const [since, setSince] = useState<IsoDateValue>(initial.since);
+  const [until, setUntil] = useState<IsoDateValue>(initial.until);
   const [error, setError] = useState<string | null>(null);
+  const id = useId();
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (!isIsoDate(since) || !isIsoDate(until)) return setError('Enter both dates.');
+    if (typeof since !== 'string' || typeof until !== 'string' || !isIsoDate(since) || !isIsoDate(until))
+      return setError('Enter both dates as YYYY-MM-DD.');
     if (since > until) return setError('The start date must not be after the end date.');
     setError(null);
     onChange({ range: 'custom', since, until });
@@ -39,12 +44,13 @@ export function RangePicker({
         ))}
       </div>
       <form className="range-custom" onSubmit={apply} aria-label="Custom range">
-        <label>
-          From <input type="date" value={since} onChange={(e) => setSince(e.target.value)} required />
-        </label>
-        <label>
-          To <input type="date" value={until} onChange={(e) => setUntil(e.target.value)} required />
-        </label>
+        <label htmlFor={`${id}-since`}>From</label>
+        <IsoDateInput id={`${id}-since`} value={initial.since} hint={`${id}-days`} onValue={setSince} required />
+        <label htmlFor={`${id}-until`}>To</label>
+        <IsoDateInput id={`${id}-until`} value={initial.until} hint={`${id}-days`} onValue={setUntil} required />
+        <span id={`${id}-days`} className="visually-hidden">
+          Whole UTC days, YYYY-MM-DD.
+        </span>
         <button type="submit">Apply custom range</button>
         {error && (
           <p role="alert" className="state-error">

@@ -6,8 +6,8 @@ import { formatCompact, formatCount } from '../../lib/format';
 import { groupTotals, scansAndViolations, stackedTokens, totals } from './chart-data';
 import { activitySummary, rankingSummary, tokensSummary } from './chart-summaries';
 import { colorOf } from '../../components/charts/palette';
-import { useTimeZone } from '../../lib/use-time-zone';
-import { currentBucket, formatBucketStart, periodZone, type TimeRange } from './time-range';
+import { useClock } from '../../lib/use-clock';
+import { bucketZone, currentBucket, formatBucketStart, periodZone, type TimeRange } from './time-range';
 import { useTokenStats } from './use-overview-stats';
 
 /** "other" (the small tools summed) is no tool: neutral grey. */
@@ -23,10 +23,12 @@ const NO_SCANS = 'No scans in this range.';
 /** The charts drawn from tokens grouped by tool: tokens over time, activity, top tools. */
 export function TokenCharts({ range, when, now }: { range: TimeRange; when: string; now: number }) {
   const stats = useTokenStats(range, 'tool');
-  const [zone] = useTimeZone();
+  const clock = useClock();
   const buckets = stats.data?.buckets ?? [];
-  const formatX = (start: number) => formatBucketStart(start, range.bucket, zone);
-  const period = `Period (${periodZone(range.bucket, zone)})`;
+  const formatX = (start: number) => formatBucketStart(start, range.bucket, clock.zone);
+  const zoneName = periodZone(range.bucket, clock.zone);
+  const axisZone = bucketZone(range.bucket, clock.zone);
+  const period = `Period (${zoneName})`;
   const sum = totals(buckets);
   const empty = sum.scans === 0 ? NO_SCANS : undefined;
   const byTool = groupTotals(buckets);
@@ -64,6 +66,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
           rows={tokenRows.drawn}
           series={series}
           formatX={formatX}
+          timeZone={axisZone}
           formatY={formatCompact}
           formatValue={formatCount}
         />
@@ -75,7 +78,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
             sum.scans,
             sum.violations,
             peak && {
-              label: `${formatX(peak.start)}${range.bucket === 'hour' && zone === 'utc' ? ' UTC' : ''}`,
+              label: `${formatX(peak.start)} (${zoneName})`,
               scans: peak.scans,
             },
             when,
@@ -97,6 +100,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
           ]}
           stacked={false}
           formatX={formatX}
+          timeZone={axisZone}
           formatY={formatCompact}
           formatValue={formatCount}
         />

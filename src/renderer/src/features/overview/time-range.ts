@@ -1,7 +1,8 @@
 import type { StatBucket } from '../../../../shared/api/stats';
 import type { RangePreset, SelectedRange } from './overview-search';
 import { DAY_MS, HOUR_MS } from '../../../../shared/time';
-import { formatHour, zoneLabel, type TimeZoneChoice } from '../../lib/time-zone';
+import { formatDate, formatDateMinute } from '../../lib/format';
+import { zoneLabel } from '../../lib/time-zone';
 
 export const PRESET_MS: Record<RangePreset, number> = {
   '24h': DAY_MS,
@@ -57,16 +58,29 @@ export function describeRange(search: SelectedRange): string {
 export const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /**
- * Axis and table label of a bucket start: hours in the chosen zone, days as the UTC days the
- * server counts them by.
+ * The zone a range's buckets are read in: hours in the chosen one, days in UTC, since the server
+ * counts days from UTC midnight and a day bucket shown in another zone would straddle two dates.
  */
-export function formatBucketStart(start: number, bucket: StatBucket, zone: TimeZoneChoice = 'utc'): string {
-  return bucket === 'hour' ? formatHour(start, zone) : new Date(start).toISOString().slice(0, 10);
+export const bucketZone = (bucket: StatBucket, zone: string): string => (bucket === 'hour' ? zone : 'UTC');
+
+/** Axis and table label of a bucket start: "2026-11-20 14:00" for hours, "2026-11-20" for days. */
+export function formatBucketStart(start: number, bucket: StatBucket, zone = 'UTC'): string {
+  return bucket === 'hour' ? formatDateMinute(start, zone) : formatDate(start, 'UTC');
 }
 
-/** What a bucket's label is in, for table headers. */
-export const periodZone = (bucket: StatBucket, zone: TimeZoneChoice): string =>
+/** What a bucket's label is in, for table headers: "America/New_York", "UTC days". */
+export const periodZone = (bucket: StatBucket, zone: string): string =>
   bucket === 'hour' ? zoneLabel(zone) : 'UTC days';
+
+/**
+ * The span a range covers, with its zone, for the page header: "2026-11-18 13:00 to 2026-11-25
+ * 13:00 America/New_York" by hour, "2026-10-27 to 2026-11-25, UTC days" by day (both days whole).
+ */
+export function describeSpan(range: TimeRange, zone: string): string {
+  return range.bucket === 'hour'
+    ? `${formatDateMinute(range.since, zone)} to ${formatDateMinute(range.until, zone)} ${zoneLabel(zone)}`
+    : `${formatDate(range.since, 'UTC')} to ${formatDate(range.until - 1, 'UTC')}, UTC days`;
+}
 
 /** The start of the bucket still under way at `now`, when the range reaches it; else undefined. */
 export function currentBucket(range: TimeRange, now: number): number | undefined {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Scan } from '../../../../shared/api/scans';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
+import { formatCount } from '../../lib/format';
 import { useOrganizationName } from './use-scan-detail';
 
 function CopyId({ id }: { id: string }) {
@@ -39,11 +40,11 @@ export function ScanSummaryCard({ scan }: { scan: Scan }) {
       </div>
       <dl className="scan-summary-fields">
         <div>
-          <dt>Time</dt>
+          <dt>
+            <ZonedTitle>Time</ZonedTitle>
+          </dt>
           <dd>
-            <time dateTime={scan.created_at} title={scan.created_at}>
-              {formatDateTime(scan.created_at)}
-            </time>
+            <ZonedTime value={scan.created_at} />
           </dd>
         </div>
         <div>

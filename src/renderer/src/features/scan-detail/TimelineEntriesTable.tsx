@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { QueryState } from '../../components/QueryState';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
+import { formatCount } from '../../lib/format';
 import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry } from './timeline-shaping';
 import { useTimelinePages } from './use-scan-detail';
 import { useEntryViolations } from './use-scan-violations';
@@ -97,7 +98,9 @@ export function TimelineEntriesTable({
               <th scope="col" className="col-index">
                 #
               </th>
-              <th scope="col">Time</th>
+              <th scope="col">
+                <ZonedTitle>Time</ZonedTitle>
+              </th>
               <th scope="col">Action</th>
               <th scope="col" className="col-number">
                 Tokens
@@ -135,7 +138,7 @@ export function TimelineEntriesTable({
                 >
                   <td className="col-index">{index}</td>
                   <td>
-                    <time dateTime={entry.timestamp}>{formatDateTime(entry.timestamp)}</time>
+                    <ZonedTime value={entry.timestamp} />
                   </td>
                   <td>{entry.action}</td>
                   <td className="col-number">{formatCount(entry.tokens)}</td>

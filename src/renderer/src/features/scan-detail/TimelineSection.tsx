@@ -2,8 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ScanTimelineChart } from '../../components/charts/ScanTimelineChart';
 import { QueryState } from '../../components/QueryState';
 import { formatCount } from '../../lib/format';
-import { formatInstant } from '../../lib/time-zone';
-import { useTimeZone } from '../../lib/use-time-zone';
+import { useClock } from '../../lib/use-clock';
 import type { ScanDetailSearch } from './detail-search';
 import { TimelineEntriesTable } from './TimelineEntriesTable';
 import {
@@ -39,8 +38,7 @@ export function TimelineSection({
   search: ScanDetailSearch;
   onSearch: (patch: Partial<ScanDetailSearch>, replace: boolean) => void;
 }) {
-  const [zone] = useTimeZone();
-  const formatTime = (ms: number): string => formatInstant(ms, zone);
+  const clock = useClock();
   const buckets = useTimelineBuckets(scanId, requestCount);
   const large = needsBuckets(requestCount);
   const window =
@@ -87,7 +85,7 @@ export function TimelineSection({
   const highlightPage = useTimelinePage(scanId, search.entry === undefined ? undefined : pageOfRow(search.entry));
   const highlightEntry =
     search.entry === undefined ? undefined : highlightPage.data?.entries.find((e) => e.index === search.entry);
-  const summary = timelineSummary(points, source, requestCount, formatCount, formatTime);
+  const summary = timelineSummary(points, source, requestCount, formatCount, clock.dateTime, clock.label);
 
   return (
     <>

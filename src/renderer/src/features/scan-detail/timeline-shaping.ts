@@ -181,12 +181,14 @@ export function timelineSummary(
   requestCount: number,
   format: (n: number) => string,
   formatTime: (ms: number) => string,
+  /** The zone the times are in, said once after the span. */
+  zone?: string,
 ): string {
   if (points.length === 0) return 'No requests in this range.';
   const requests = points.reduce((sum, point) => sum + point.count, 0);
   const peak = points.reduce((max, point) => (point.tokens > max.tokens ? point : max), points[0]!);
   const violations = points.reduce((sum, point) => sum + point.violations, 0);
-  const span = `from ${formatTime(points[0]!.t)} to ${formatTime(points[points.length - 1]!.end)}`;
+  const span = `from ${formatTime(points[0]!.t)} to ${formatTime(points[points.length - 1]!.end)}${zone ? ` (${zone})` : ''}`;
   const what =
     source === 'raw'
       ? `${format(requests)} of ${format(requestCount)} requests`

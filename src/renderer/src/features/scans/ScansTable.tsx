@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import type { ScanListSort, ScanSummary } from '../../../../shared/api/scans';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
+import { formatCount } from '../../lib/format';
 import { isActivatable, isTypingTarget, listKeyAction } from './list-keys';
 import { sortState, type SortColumn } from './scans-search';
 import { SeverityBadge } from './SeverityBadge';
@@ -20,8 +21,8 @@ const COLUMNS = [
     ),
   }),
   column.accessor('created_at', {
-    header: 'Time',
-    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
+    header: () => <ZonedTitle>Time</ZonedTitle>,
+    cell: (info) => <ZonedTime value={info.getValue()} />,
   }),
   column.accessor('tool', { header: 'Tool' }),
   column.accessor('action', { header: 'Action' }),

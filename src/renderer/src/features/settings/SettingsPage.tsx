@@ -1,5 +1,6 @@
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { ServerError } from '../../lib/api-client';
+import { browserZone } from '../../lib/time-zone';
 import { useTimeZone } from '../../lib/use-time-zone';
 import { cliSnippet } from './cli-snippet';
 import { CopyButton } from './CopyButton';
@@ -72,11 +73,14 @@ export function SettingsPage() {
         <label className="settings-field">
           Show times in{' '}
           <select value={zone} onChange={(event) => setZone(event.target.value === 'utc' ? 'utc' : 'local')}>
-            <option value="local">local time ({Intl.DateTimeFormat().resolvedOptions().timeZone})</option>
+            <option value="local">local time ({browserZone()})</option>
             <option value="utc">UTC</option>
           </select>
         </label>
-        <p className="state">Timeline charts and the overview's hourly labels follow it; this browser remembers it.</p>
+        <p className="state">
+          Every time the viewer shows follows it, and each page names its zone; this browser remembers it. Dates you
+          type in filters are whole UTC days, as the server counts them, and so are the overview's daily buckets.
+        </p>
       </div>
       <div className="card settings-card">
         <h2>Session</h2>

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CreatedToken } from '../../../../shared/api/tokens';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { formatDateTime } from '../../lib/format';
+import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { CopyButton } from './CopyButton';
 import { useEndedSession } from './ended-session-context';
 import { useCreateToken, useMe, useRevokeToken, useRotateTokens, useTokens, useUsers } from './tokens-api';
@@ -107,8 +107,12 @@ export function TokensCard() {
               <thead>
                 <tr>
                   <th scope="col">Token</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <ZonedTitle>Created</ZonedTitle>
+                  </th>
+                  <th scope="col">
+                    <ZonedTitle>Last used</ZonedTitle>
+                  </th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -120,8 +124,10 @@ export function TokensCard() {
                     <td>
                       <code>{token.hint ?? token.id}</code>
                     </td>
-                    <td>{formatDateTime(token.created_at)}</td>
-                    <td>{token.last_used_at === null ? 'never' : formatDateTime(token.last_used_at)}</td>
+                    <td>
+                      <ZonedTime value={token.created_at} />
+                    </td>
+                    <td>{token.last_used_at === null ? 'never' : <ZonedTime value={token.last_used_at} />}</td>
                     <td>
                       <button
                         type="button"
