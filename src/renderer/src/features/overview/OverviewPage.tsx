@@ -5,7 +5,8 @@ import { ActionChart } from './ActionChart';
 import { selectedRange, toSearch, type SelectedRange } from './overview-search';
 import { RangePicker } from './RangePicker';
 import { TokenCharts } from './TokenCharts';
-import { describeRange, toTimeRange } from './time-range';
+import { useClock } from '../../lib/use-clock';
+import { describeRange, describeSpan, toTimeRange } from './time-range';
 import { ViolationCharts } from './ViolationCharts';
 
 /** A live range end moves in steps, so that a stream of scans does not make a query per scan. */
@@ -22,6 +23,7 @@ export function OverviewPage() {
   const now = Math.max(visited, lastHeard === undefined ? 0 : Math.ceil(lastHeard / LIVE_STEP_MS) * LIVE_STEP_MS);
   const range = useMemo(() => toTimeRange(selected, now), [selected, now]);
   const when = describeRange(selected);
+  const clock = useClock();
   const select = (next: SelectedRange) => void navigate({ search: toSearch(next) });
 
   return (
@@ -31,8 +33,7 @@ export function OverviewPage() {
         <RangePicker key={`${range.since}-${range.until}`} selected={selected} range={range} onChange={select} />
       </div>
       <p className="overview-range" aria-live="polite">
-        Showing {when} ({new Date(range.since).toISOString().slice(0, 16).replace('T', ' ')} to{' '}
-        {new Date(range.until).toISOString().slice(0, 16).replace('T', ' ')} UTC), by {range.bucket}.
+        Showing {when} ({describeSpan(range, clock.zone)}), by {range.bucket}.
       </p>
       <div className="overview-grid">
         <TokenCharts range={range} when={when} now={now} />
