@@ -15,6 +15,7 @@ import {
   teamsHelp,
   tokenHelp,
 } from './commands/help';
+import { commandPath, isParseArgsError, joinNegativeValues, parseArgsMessage } from './arg-errors';
 import { EXIT, UsageError } from './usage-error';
 import { writeErr, writeOut } from './output';
 import { terminalSafe } from './terminal-text';
@@ -47,6 +48,7 @@ ${Object.values(COMMANDS)
   .map((command) => command.help)
   .join('\n')}
 
+\`scandesk help COMMAND\` (or \`scandesk COMMAND --help\`) prints one command's usage.
 Client commands read --url / SCANDESK_URL (default http://127.0.0.1:4790) and --token /
 SCANDESK_TOKEN (default: the token file of the default data directory, sent only to a server
 that proves it holds that directory's key).`;
@@ -80,6 +82,7 @@ function hideSecrets(): void {
 export async function main(argv: string[]): Promise<number> {
   hideSecrets();
   const [name, ...args] = argv;
+  if (name === 'help' && args.length > 0) return helpFor(args[0]!);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     writeOut(`${HELP}\n`);
     return name ? EXIT.ok : EXIT.usage;
@@ -99,13 +102,24 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const run = await command.load();
-    return await run(args);
+    return await run(joinNegativeValues(args));
   } catch (error) {
-    return report(error);
+    return report(error, commandPath(name, args, command.help));
   }
 }
 
-function report(error: unknown): number {
+/** `scandesk help scans`: that command's help alone, as `scandesk scans --help` prints it. */
+function helpFor(name: string): number {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    writeErr(`error: unknown command "${name}"; run \`scandesk help\`\n`);
+    return EXIT.usage;
+  }
+  writeOut(`${command.help}\n`);
+  return EXIT.ok;
+}
+
+function report(error: unknown, path: string): number {
   if (error instanceof ServerError) {
     // The server's words, each kept to its line: a message cannot print lines of its own.
     writeErr(`error: ${terminalSafe(error.message)} (${error.status} ${terminalSafe(error.code)})\n`);
@@ -119,7 +133,11 @@ function report(error: unknown): number {
     writeErr(`error: ${error.message}\n`);
     return EXIT.failed;
   }
-  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+  if (isParseArgsError(error)) {
+    writeErr(`error: ${parseArgsMessage(error, path)}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof UsageError) {
     writeErr(`error: ${(error as Error).message}\n`);
     return EXIT.usage;
   }

@@ -20,7 +20,7 @@ const MAX_BREAKDOWN_TYPES = 100;
 export function parseCount(text: string, what: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value)) {
-    throw new UsageError(`${what} must be a whole number ≥ 0, not "${text}"`);
+    throw new UsageError(`${what}: expected a non-negative integer, got ${text.trim() === '' ? `"${text}"` : text}`);
   }
   return value;
 }

@@ -76,7 +76,7 @@ describe('scandesk CLI', () => {
     ]);
     expectUsage(unknown, /^error: unknown command "frobnicate"/);
     expectUsage(missingName, /^error: orgs rename: missing NAME/);
-    expectUsage(badFlag, /^error: .*--bogus/);
+    expectUsage(badFlag, /^error: unknown option --bogus \(see scandesk orgs list --help\)$/);
     expectUsage(badPort, /^error: --port must be a number/);
     expect(existsSync(neverCreated), 'a usage error must not create the data directory').toBe(false);
   });

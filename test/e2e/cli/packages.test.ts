@@ -193,7 +193,7 @@ describe('scandesk evidence download, export and import', () => {
       /^error: evidence download: unexpected argument "scan_y"$/,
       /^error: evidence download: --all does not apply here$/,
       /^error: evidence: --force does not apply here$/,
-      /^error: Unknown option '--frob'/,
+      /^error: unknown option --frob \(see scandesk import --help\)$/,
     ];
     usage.forEach((result, index) => expectUsage(result, expected[index] ?? /^$/));
     expect(existsSync(join(dir, 'x.zip'))).toBe(false);

@@ -119,11 +119,11 @@ describe('parseBreakdown', () => {
     [',', /needs TYPE=N pairs/],
     ['input', /"input" is not TYPE=N/],
     ['=5', /"=5" is not TYPE=N/],
-    ['input=', /--breakdown input must be a whole number ≥ 0, not ""/],
-    ['input=-1', /--breakdown input must be a whole number/],
-    ['input=1.5', /must be a whole number/],
-    ['input=1e3', /must be a whole number/],
-    ['input=9007199254740993', /must be a whole number/],
+    ['input=', /--breakdown input: expected a non-negative integer, got ""/],
+    ['input=-1', /--breakdown input: expected a non-negative integer, got -1/],
+    ['input=1.5', /expected a non-negative integer/],
+    ['input=1e3', /expected a non-negative integer/],
+    ['input=9007199254740993', /expected a non-negative integer/],
     ['input=1,input=2', /"input" is given twice/],
     [`${'t'.repeat(101)}=1`, /longer than 100 characters/],
     [Array.from({ length: 101 }, (_, i) => `t${i}=1`).join(','), /at most 100 token types/],
@@ -136,8 +136,12 @@ describe('parseCount', () => {
   it('accepts whole numbers within the safe range only', () => {
     expect(parseCount('0', '--tokens')).toBe(0);
     expect(parseCount('9007199254740991', '--tokens')).toBe(Number.MAX_SAFE_INTEGER);
-    for (const bad of ['', '-1', '1.0', '0x10', 'ten', '9007199254740992']) {
-      expect(usageMessage(() => parseCount(bad, '--tokens'))).toBe(`--tokens must be a whole number ≥ 0, not "${bad}"`);
+    for (const bad of ['-1', '1.0', '0x10', 'ten', '9007199254740992']) {
+      expect(usageMessage(() => parseCount(bad, '--tokens'))).toBe(
+        `--tokens: expected a non-negative integer, got ${bad}`,
+      );
     }
+    // Nothing to show would read as a missing word: the empty value is quoted.
+    expect(usageMessage(() => parseCount('', '--tokens'))).toBe('--tokens: expected a non-negative integer, got ""');
   });
 });
