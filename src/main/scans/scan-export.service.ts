@@ -7,7 +7,7 @@ import type { ScanRow } from '../db/tables/scan.table';
 import { csvRecord } from './csv';
 import { toScanSummary } from './scan-mapping';
 import { visibleScanPage } from './scans.repository';
-import { toFilters, toOrder } from './scans.service';
+import { resolveFilters, toOrder } from './scans.service';
 
 /** Rows per keyset page: each page is its own short read, so other requests run between them. */
 const PAGE_ROWS = 1000;
@@ -43,7 +43,7 @@ const csvOf = (row: ScanRow): string =>
 
 /** Every visible scan matching the list filters, in the list's order, a keyset page at a time. */
 async function* matchingRows(db: Db, userId: string, query: ScanExportQuery): AsyncGenerator<ScanRow[]> {
-  const filters = toFilters(query);
+  const filters = await resolveFilters(db, userId, query);
   const order = toOrder(query.sort);
   let after: ScanRow | undefined;
   for (;;) {

@@ -16,6 +16,8 @@ export interface ScanFilters {
   /** Epoch ms, exclusive. */
   until?: number | undefined;
   tool?: string | undefined;
+  /** Any of these exact names (what a tool prefix stands for); none matches nothing. */
+  tools?: readonly string[] | undefined;
   status?: ScanStatus | undefined;
   organization_id?: string | undefined;
   has_violations?: boolean | undefined;
@@ -54,12 +56,23 @@ export interface ScanOrder {
 /** SPEC.md §6's order: newest first. */
 export const NEWEST_FIRST: ScanOrder = { column: 'created_at', direction: 'desc' };
 
+/**
+ * `column` is one of `names`. One name is an equality, so that the list walks the (tool,
+ * created_at, id) index in order as it does for `tool=`; none is false, which `IN ()` cannot say.
+ */
+function anyOf(column: `${'scans' | Rollup}.tool`, names: readonly string[]): RawBuilder<SqlBool> {
+  if (names.length === 0) return sql<SqlBool>`1 = 0`;
+  if (names.length === 1) return sql<SqlBool>`${sql.ref(column)} = ${names[0]}`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(names)})`;
+}
+
 export function matching(filters: ScanFilters) {
   return (eb: ExpressionBuilder<Database, 'scans'>) => {
     const conditions = [];
     if (filters.since !== undefined) conditions.push(eb('scans.created_at', '>=', filters.since));
     if (filters.until !== undefined) conditions.push(eb('scans.created_at', '<', filters.until));
     if (filters.tool !== undefined) conditions.push(eb('scans.tool', '=', filters.tool));
+    if (filters.tools !== undefined) conditions.push(anyOf('scans.tool', filters.tools));
     if (filters.status !== undefined) conditions.push(eb('scans.status', '=', filters.status));
     if (filters.organization_id !== undefined) {
       conditions.push(eb('scans.organization_id', '=', filters.organization_id));
@@ -156,6 +169,7 @@ async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters)
     .where((eb) =>
       eb.and([
         ...(filters.tool === undefined ? [] : [eb('scan_counts.tool', '=', filters.tool)]),
+        ...(filters.tools === undefined ? [] : [anyOf('scan_counts.tool', filters.tools)]),
         ...(filters.status === undefined ? [] : [eb('scan_counts.status', '=', filters.status)]),
         ...(filters.organization_id === undefined
           ? []
@@ -177,6 +191,7 @@ async function sumScanDays(db: Executor, userId: string, filters: ScanFilters, d
     .where((eb) =>
       eb.and([
         ...(filters.tool === undefined ? [] : [eb('scan_days.tool', '=', filters.tool)]),
+        ...(filters.tools === undefined ? [] : [anyOf('scan_days.tool', filters.tools)]),
         ...(filters.organization_id === undefined
           ? []
           : [eb('scan_days.organization_key', '=', filters.organization_id)]),

@@ -22,6 +22,7 @@ import { GridRecorder } from '../evidence/timeline-cells.repository';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
+import { toolsWithPrefix } from './tools.service';
 import { violationRows } from './violations.repository';
 
 const time = (text: string | undefined, parse: (text: string) => number | null): number | undefined =>
@@ -39,6 +40,17 @@ export function toFilters(
     organization_id: query.organization_id,
     has_violations: query.has_violations,
   };
+}
+
+/** toFilters, with a `tool_prefix` turned into the exact tool names it stands for among the user's scans. */
+export async function resolveFilters(
+  db: Db,
+  userId: string,
+  query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
+): Promise<repo.ScanFilters> {
+  const filters = toFilters(query);
+  if (query.tool_prefix === undefined) return filters;
+  return { ...filters, tools: await toolsWithPrefix(db, userId, query.tool_prefix) };
 }
 
 const ORDERS: Readonly<Record<ScanListSort, repo.ScanOrder>> = {
@@ -60,7 +72,7 @@ export async function listScans(db: Db, userId: string, query: ScanListQuery): P
   const { rows, total } = await repo.listVisibleScans(
     db,
     userId,
-    toFilters(query),
+    await resolveFilters(db, userId, query),
     { limit: query.limit, offset: query.offset },
     toOrder(query.sort),
     after,

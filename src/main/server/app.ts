@@ -17,6 +17,7 @@ import { packageRoutes } from '../evidence/export/packages.routes';
 import { organizationRoutes } from '../organizations/organizations.routes';
 import { policyRoutes } from '../policies/policies.routes';
 import { scanRoutes } from '../scans/scans.routes';
+import { toolRoutes } from '../scans/tools.routes';
 import { violationRoutes } from '../scans/violations.routes';
 import { settingsRoutes } from '../settings/settings.routes';
 import { eventRoutes } from '../live/events.routes';
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(teamRoutes, deps);
   await app.register(policyRoutes, deps);
   await app.register(scanRoutes, deps);
+  await app.register(toolRoutes, deps);
   await app.register(violationRoutes, deps);
   await app.register(evidenceRoutes, deps);
   await app.register(packageRoutes, deps);

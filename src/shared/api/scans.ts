@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateOrDateTime, Id, InputTimestamp, Label, plainText, TokenCount, Timestamp, Until } from './common';
+import { ToolPrefix } from './tools';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -138,6 +139,7 @@ export const ScanListQuery = Type.Object(
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(Until),
     tool: Type.Optional(Label),
+    tool_prefix: Type.Optional(ToolPrefix),
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),

@@ -1,5 +1,6 @@
 import type { Policy } from '../api/policies';
 import type { Severity } from '../api/scans';
+import { foldName } from '../name-fold';
 
 export interface PolicySubject {
   tool: string;
@@ -15,7 +16,7 @@ export interface Finding {
   timeline_index: number | null;
 }
 
-const fold = (name: string): string => name.toLocaleLowerCase('en-US');
+const fold = foldName;
 const foldedSet = (names: readonly string[]): Set<string> => new Set(names.map(fold));
 const count = (n: number): string => n.toLocaleString('en-US');
 
