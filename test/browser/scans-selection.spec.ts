@@ -50,7 +50,7 @@ test('select rows, a shift-click range and a page, keep them across pages, expor
     page.waitForEvent('download'),
     bar.getByRole('button', { name: 'Export evidence (ZIP)' }).click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/\.zip$/);
+  expect(download.suggestedFilename()).toMatch(/^scandesk-evidence-\d{4}-\d\d-\d\d-\d{6}\.zip$/);
   expect(await packageScanIds((await download.path())!)).toEqual([...ids.slice(1, 5), ...ids.slice(25, 50)].sort());
 
   await bar.getByRole('button', { name: 'Clear' }).click();

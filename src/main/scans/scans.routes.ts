@@ -10,6 +10,7 @@ import {
   SubmitScanBody,
 } from '../../shared/api/scans';
 import { attachmentDisposition } from '../http/content-disposition';
+import { downloadStamp } from '../http/download-stamp';
 import { exportScans } from './scan-export.service';
 import { createdResponse } from '../http/created-response';
 import type { RouteDeps } from '../http/route-types';
@@ -59,7 +60,7 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
     },
     async (request, reply) => {
       const format = request.query.format ?? 'csv';
-      const stamp = new Date().toISOString().slice(0, 19).replaceAll(':', '').replace('T', '-');
+      const stamp = downloadStamp(new Date());
       return (
         reply
           .type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')

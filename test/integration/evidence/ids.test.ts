@@ -177,7 +177,8 @@ describe('ids in packages, paths and download names', () => {
     });
     expect(exported.statusCode).toBe(200);
     expect(exported.headers['content-disposition']).toMatch(
-      /^attachment; filename="scandesk-evidence-export-\d+\.zip"; filename\*=UTF-8''scandesk-evidence-export-\d+\.zip$/,
+      // Named as the CSV export is: the date and time it was made, not epoch milliseconds.
+      /^attachment; filename="scandesk-evidence-\d{4}-\d\d-\d\d-\d{6}\.zip"; filename\*=UTF-8''scandesk-evidence-\d{4}-\d\d-\d\d-\d{6}\.zip$/,
     );
   });
 });

@@ -5,6 +5,7 @@ import type { ScanRow } from '../../db/tables/scan.table';
 import { findVisibleScan } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';
+import { downloadStamp } from '../../http/download-stamp';
 import type { RouteDeps } from '../../http/route-types';
 import { writeEvidencePackage } from './package-writer';
 
@@ -67,7 +68,7 @@ export const packageRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, {
       const scans = await visibleScans(db, request.user.id, request.body.scan_ids);
       return reply
         .type('application/zip')
-        .header('Content-Disposition', attachmentDisposition(`scandesk-evidence-export-${Date.now()}.zip`))
+        .header('Content-Disposition', attachmentDisposition(`scandesk-evidence-${downloadStamp(new Date())}.zip`))
         .send(writeEvidencePackage(db, scans));
     },
   );
