@@ -87,11 +87,14 @@ export function makeTempDir(prefix = 'scandesk-e2e-'): string {
 /**
  * The environment of a child: ours without any `SCANDESK_*` variable (so the developer's own
  * settings never leak in), `SCANDESK_DATA_DIR` pointing at a directory that does not exist (so
- * nothing ever touches the real user-data folder), then the overrides.
+ * nothing ever touches the real user-data folder), then the overrides. `SCANDESK_RENDERER_DIR` is
+ * kept: it names the build under test, and a server a browser test starts must serve that build too.
  */
 export function childEnv(overrides: EnvOverrides = {}): NodeJS.ProcessEnv {
   const merged: EnvOverrides = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SCANDESK_'))),
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([key]) => !key.startsWith('SCANDESK_') || key === 'SCANDESK_RENDERER_DIR'),
+    ),
     SCANDESK_DATA_DIR: join(tmpdir(), 'scandesk-e2e-no-such-dir'),
     NO_COLOR: '1',
     ...overrides,
