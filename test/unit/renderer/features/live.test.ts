@@ -33,6 +33,9 @@ describe('matchesListFilters', () => {
   it('matches tool by exact name, and status, organization and violations', () => {
     expect(matchesListFilters(scan(), { tool: 'ChatGPT' })).toBe(true);
     expect(matchesListFilters(scan(), { tool: 'chatgpt' })).toBe(false);
+    expect(matchesListFilters(scan(), { tool_prefix: 'chat' })).toBe(true);
+    expect(matchesListFilters(scan(), { tool_prefix: 'CHATGPT' })).toBe(true);
+    expect(matchesListFilters(scan(), { tool_prefix: 'gpt' })).toBe(false);
     expect(matchesListFilters(scan(), { status: 'failed' })).toBe(false);
     expect(matchesListFilters(scan(), { organization_id: 'org_2' })).toBe(false);
     expect(matchesListFilters(scan({ organization_id: null }), { organization_id: 'org_1' })).toBe(false);

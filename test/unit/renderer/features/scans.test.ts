@@ -49,6 +49,13 @@ describe('parseScansSearch', () => {
     ).toEqual({});
   });
 
+  it('reads a tool prefix as a name, and sends it on as tool_prefix', () => {
+    expect(parseScansSearch({ tool_prefix: ' cur ' })).toEqual({ tool_prefix: 'cur' });
+    expect(parseScansSearch({ tool_prefix: '   ' })).toEqual({});
+    expect(parseScansSearch({ tool_prefix: 'x'.repeat(101) })).toEqual({});
+    expect(toScanListQuery({ tool_prefix: 'cur' })).toMatchObject({ tool_prefix: 'cur' });
+  });
+
   it('reads has_violations=false and a page size', () => {
     expect(parseScansSearch({ has_violations: false, limit: '200' })).toEqual({ has_violations: false, limit: 200 });
   });

@@ -1,4 +1,5 @@
 import type { ScanSummary } from '../../../../shared/api/scans';
+import { startsWithFolded } from '../../../../shared/name-fold';
 import { parseDateOrDateTime, parseUntil } from '../../../../shared/time';
 
 /** The list filters as GET /v1/scans takes them (see toScanListQuery). */
@@ -6,6 +7,7 @@ export interface ListFilters {
   since?: string | undefined;
   until?: string | undefined;
   tool?: string | undefined;
+  tool_prefix?: string | undefined;
   status?: string | undefined;
   organization_id?: string | undefined;
   has_violations?: boolean | undefined;
@@ -13,7 +15,8 @@ export interface ListFilters {
 
 /**
  * Whether the server's list with these filters would include `scan`, by the rules of GET
- * /v1/scans: since inclusive, until exclusive (a date: up to the end of that UTC day), the tool by exact name.
+ * /v1/scans: since inclusive, until exclusive (a date: up to the end of that UTC day), the tool by exact
+ * name or by the start of its name letter case aside.
  */
 export function matchesListFilters(scan: ScanSummary, filters: ListFilters): boolean {
   const at = Date.parse(scan.created_at);
@@ -22,6 +25,7 @@ export function matchesListFilters(scan: ScanSummary, filters: ListFilters): boo
   if (since !== null && at < since) return false;
   if (until !== null && at >= until) return false;
   if (filters.tool !== undefined && scan.tool !== filters.tool) return false;
+  if (filters.tool_prefix !== undefined && !startsWithFolded(scan.tool, filters.tool_prefix)) return false;
   if (filters.status !== undefined && scan.status !== filters.status) return false;
   if (filters.organization_id !== undefined && scan.organization_id !== filters.organization_id) return false;
   if (filters.has_violations !== undefined && scan.violation_count > 0 !== filters.has_violations) return false;

@@ -27,7 +27,16 @@ const LEGACY_SORTS: Readonly<Record<string, ScanListSort>> = { 'tokens-desc': '-
 export type ScansSearch = Partial<
   Pick<
     ScanListQuery,
-    'since' | 'until' | 'tool' | 'status' | 'organization_id' | 'has_violations' | 'sort' | 'offset' | 'limit'
+    | 'since'
+    | 'until'
+    | 'tool'
+    | 'tool_prefix'
+    | 'status'
+    | 'organization_id'
+    | 'has_violations'
+    | 'sort'
+    | 'offset'
+    | 'limit'
   >
 >;
 
@@ -61,10 +70,12 @@ export function parseScansSearch(input: unknown): ScansSearch {
   const limit = integer(raw.limit, 1, SCAN_PAGE_MAX);
   const organization = text(raw.organization_id, Infinity);
   const tool = text(raw.tool, NAME_MAX_LENGTH);
+  const toolPrefix = text(raw.tool_prefix, NAME_MAX_LENGTH);
   const search: ScansSearch = {
     since: date(raw.since),
     until: date(raw.until),
     tool: tool !== undefined && isName(tool) ? tool : undefined,
+    tool_prefix: toolPrefix !== undefined && isName(toolPrefix) ? toolPrefix : undefined,
     status: oneOf(SCAN_STATUSES, raw.status),
     organization_id: organization !== undefined && isId(organization) ? organization : undefined,
     has_violations:
@@ -89,6 +100,7 @@ export function toScanListQuery(search: ScansSearch): Record<string, string | nu
     since: search.since,
     until: search.until,
     tool: search.tool,
+    tool_prefix: search.tool_prefix,
     status: search.status,
     organization_id: search.organization_id,
     has_violations: search.has_violations,
