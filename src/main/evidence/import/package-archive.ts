@@ -63,6 +63,8 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   lineBytes: 64 * 1024,
 };
 
+const NOT_A_ZIP = 'not a ZIP archive, or only part of one (a download or copy cut short)';
+
 export function invalidPackage(reason: string, entry?: string): DomainError {
   return new DomainError('invalid_package', entry === undefined ? reason : `${entry}: ${reason}`, [
     entry === undefined ? { message: reason } : { entry, message: reason },
@@ -225,8 +227,10 @@ export class PackageArchive {
         decodeStrings: false,
         autoClose: false,
       });
-    } catch (error) {
-      throw invalidPackage(`not a ZIP archive, or truncated (${(error as Error).message})`);
+    } catch {
+      // The reader's own words ("end of central directory record signature not found") tell a
+      // person nothing more than this does.
+      throw invalidPackage(NOT_A_ZIP);
     }
     try {
       const entries = await readCentralDirectory(zip, limits);
