@@ -143,6 +143,30 @@ export default tseslint.config(
     },
   },
   {
+    // One clock: every time the viewer shows is written by lib/format.ts, in the zone Settings picks.
+    // A component that formats dates itself shows the browser's zone and locale instead.
+    files: ['src/renderer/**'],
+    ignores: ['src/renderer/src/lib/format.ts', 'src/renderer/src/lib/time-zone.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
+          message:
+            'Format with src/renderer/src/lib/format.ts (formatCount, useClock): one form and one zone everywhere.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^get(FullYear|Month|Date|Day|Hours|Minutes|Seconds)$/]',
+          message: "The browser's own zone is not the viewer's: read times through useClock (src/renderer/src/lib).",
+        },
+        {
+          selector: "MemberExpression[object.name='Intl'][property.name='DateTimeFormat']",
+          message: 'Dates are formatted in src/renderer/src/lib/format.ts only.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/preload/**'],
     rules: {
       'no-restricted-imports': restrict([

@@ -8,6 +8,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { valueTicks } from '../../lib/value-ticks';
 import { seriesColor } from './palette';
 
 export interface BarDatum {
@@ -31,6 +32,7 @@ export function BarChart({
   colors?: Readonly<Record<string, string>>;
 }) {
   const height = Math.max(120, data.length * 30 + 40);
+  const ticks = valueTicks(Math.max(0, ...data.map((d) => d.value)));
   return (
     <ResponsiveContainer width="100%" height={height}>
       <RechartsBarChart
@@ -40,7 +42,7 @@ export function BarChart({
         margin={{ top: 4, right: 16, bottom: 0, left: 0 }}
       >
         <CartesianGrid strokeDasharray="3 3" horizontal={false} className="chart-grid" />
-        <XAxis type="number" tickFormatter={formatAxis} />
+        <XAxis type="number" tickFormatter={formatAxis} domain={[0, ticks.at(-1)!]} ticks={ticks} interval={0} />
         <YAxis type="category" dataKey="name" width={140} />
         <Tooltip
           formatter={(value) => [formatValue(Number(value)), valueLabel]}

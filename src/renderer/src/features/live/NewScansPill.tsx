@@ -1,5 +1,6 @@
 import { countNewMatching, type ListFilters } from './scan-matching';
 import { useLive } from './live-context';
+import { formatCount } from '../../lib/format';
 
 /**
  * "N new scans" over the list: scans stored since the list on screen was fetched that it would
@@ -23,7 +24,7 @@ export function NewScansPill({
     <div className="new-scans" aria-live="polite">
       {count > 0 && (
         <button type="button" className="new-scans-pill" onClick={onShow}>
-          {count === 1 ? '1 new scan' : `${count.toLocaleString('en-US')} new scans`} — show
+          {count === 1 ? '1 new scan' : `${formatCount(count)} new scans`} — show
         </button>
       )}
     </div>

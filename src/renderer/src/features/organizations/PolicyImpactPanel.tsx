@@ -4,6 +4,7 @@ import type { Policy, PolicyComparison } from '../../../../shared/api/policies';
 import { DAY_MS } from '../../../../shared/time';
 import { IsoDateInput, type IsoDateValue } from '../../components/IsoDateInput';
 import { ErrorMessage } from '../../components/QueryState';
+import { formatCount } from '../../lib/format';
 import { change, impactRows } from './impact-rows';
 import { streamImpact, type ImpactProgress } from './policy-impact-api';
 
@@ -14,10 +15,10 @@ function ImpactTable({ comparison, policyLabel }: { comparison: PolicyComparison
   return (
     <table className="impact-table">
       <caption>
-        {comparison.scanned.toLocaleString('en-US')} submitted scans in the range
+        {formatCount(comparison.scanned)} submitted scans in the range
         {comparison.imported_skipped > 0 &&
-          ` (${comparison.imported_skipped.toLocaleString('en-US')} imported ones keep their package's violations)`}
-        ; {comparison.changed_scans.toLocaleString('en-US')} would change.
+          ` (${formatCount(comparison.imported_skipped)} imported ones keep their package's violations)`}
+        ; {formatCount(comparison.changed_scans)} would change.
       </caption>
       <thead>
         <tr>
@@ -31,8 +32,8 @@ function ImpactTable({ comparison, policyLabel }: { comparison: PolicyComparison
         {impactRows(comparison).map((row) => (
           <tr key={row.label}>
             <th scope="row">{row.label}</th>
-            <td>{row.current.toLocaleString('en-US')}</td>
-            <td>{row.policy.toLocaleString('en-US')}</td>
+            <td>{formatCount(row.current)}</td>
+            <td>{formatCount(row.policy)}</td>
             <td>{change(row)}</td>
           </tr>
         ))}
@@ -117,22 +118,20 @@ export function PolicyImpactPanel({
       {running && (
         <p role="status">
           {apply.isPending ? 'Re-evaluating' : 'Evaluating'}{' '}
-          {progress
-            ? `${progress.done.toLocaleString('en-US')} of ${progress.total.toLocaleString('en-US')} scans`
-            : '…'}{' '}
+          {progress ? `${formatCount(progress.done)} of ${formatCount(progress.total)} scans` : '…'}{' '}
           <progress value={progress?.done ?? 0} max={progress?.total || 1} aria-label="Progress" />
         </p>
       )}
       {preview.data && !apply.isPending && <ImpactTable comparison={preview.data} policyLabel={label} />}
       {mode === 'reevaluate' && preview.data && !running && datesOk && preview.data.changed_scans > 0 && (
         <button type="button" className="danger" onClick={() => apply.mutate()}>
-          Re-evaluate {preview.data.changed_scans.toLocaleString('en-US')} scans
+          Re-evaluate {formatCount(preview.data.changed_scans)} scans
         </button>
       )}
       {apply.data && (
         <p role="status">
-          Re-evaluated: {apply.data.changed_scans.toLocaleString('en-US')} scans changed;{' '}
-          {apply.data.policy.violations.toLocaleString('en-US')} violations stored for the range.
+          Re-evaluated: {formatCount(apply.data.changed_scans)} scans changed;{' '}
+          {formatCount(apply.data.policy.violations)} violations stored for the range.
         </p>
       )}
       {preview.error && <ErrorMessage error={preview.error} />}

@@ -1,5 +1,6 @@
 import type { PolicyComparison, PolicyImpact } from '../../../../shared/api/policies';
 import { SEVERITIES } from '../../../../shared/api/scans';
+import { formatCount } from '../../lib/format';
 
 export interface ImpactRow {
   label: string;
@@ -42,5 +43,5 @@ export function impactRows(comparison: PolicyComparison): ImpactRow[] {
 /** "+12", "−3" or "0": how the policy's number differs from the stored one. */
 export function change(row: ImpactRow): string {
   const delta = row.policy - row.current;
-  return delta > 0 ? `+${delta.toLocaleString('en-US')}` : delta < 0 ? `−${(-delta).toLocaleString('en-US')}` : '0';
+  return delta > 0 ? `+${formatCount(delta)}` : delta < 0 ? `−${formatCount(-delta)}` : '0';
 }

@@ -1,9 +1,10 @@
 import { exportUrl, type ScansSearch } from './scans-search';
+import { formatCount } from '../../lib/format';
 
 /** The whole filtered list (every page) as a file: the server streams it, however long. */
 export function ListDownloads({ search, total }: { search: ScansSearch; total: number | undefined }) {
   if (!total) return null;
-  const all = total === 1 ? 'the 1 scan' : `all ${total.toLocaleString('en-US')} scans`;
+  const all = total === 1 ? 'the 1 scan' : `all ${formatCount(total)} scans`;
   return (
     <p className="list-downloads">
       Download {all} of this list:{' '}

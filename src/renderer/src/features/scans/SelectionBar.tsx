@@ -4,6 +4,7 @@ import type { ScanList } from '../../../../shared/api/scans';
 import { EXPORT_MAX_SCANS } from '../../../../shared/api/evidence';
 import { ErrorMessage } from '../../components/QueryState';
 import { apiDownload, apiGet } from '../../lib/api-client';
+import { formatCount } from '../../lib/format';
 import { toScanListQuery, type ScansSearch } from './scans-search';
 import type { Selection } from './selection';
 
@@ -47,12 +48,12 @@ export function SelectionBar({
   const count = selection.ids.size;
   const capped = total > EXPORT_MAX_SCANS;
   const allLabel = capped
-    ? `Select the first ${EXPORT_MAX_SCANS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} matching (the export limit)`
-    : `Select all ${total.toLocaleString('en-US')} matching`;
+    ? `Select the first ${formatCount(EXPORT_MAX_SCANS)} of ${formatCount(total)} matching (the export limit)`
+    : `Select all ${formatCount(total)} matching`;
 
   return (
     <div className="selection-bar" role="region" aria-label="Selection">
-      <span aria-live="polite">{count === 0 ? 'No scans selected' : `${count.toLocaleString('en-US')} selected`}</span>
+      <span aria-live="polite">{count === 0 ? 'No scans selected' : `${formatCount(count)} selected`}</span>
       {count < Math.min(total, EXPORT_MAX_SCANS) && (
         <button type="button" onClick={() => selectAll.mutate()} disabled={selectAll.isPending}>
           {selectAll.isPending ? 'Selecting…' : allLabel}
