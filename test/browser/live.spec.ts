@@ -36,6 +36,28 @@ test('a submitted scan shows as "1 new scan" on the list, and in it after a clic
   await expect(page.getByRole('row').nth(1)).toContainText(tool);
 });
 
+test('the pill floats over the list: the table does not move when it appears', async ({ page }) => {
+  const tool = unique();
+  await signIn(page, `/scans?tool=${tool}`);
+  await submit(A(), owner(), { tool });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
+  const table = page.getByRole('table');
+  await expect(table).toContainText(tool);
+  const before = await table.boundingBox();
+  await submit(A(), owner(), { tool });
+  const pill = page.getByRole('button', { name: /^1 new scan/ });
+  await expect(pill).toBeVisible();
+  expect(await table.boundingBox()).toEqual(before);
+  // Over the list, yet nothing covers the pill itself: it is what gets the click.
+  const box = (await pill.boundingBox())!;
+  const onTop = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x!, y!)?.closest('.new-scans-pill') !== null,
+    [box.x + box.width / 2, box.y + box.height / 2],
+  );
+  expect(onTop).toBe(true);
+});
+
 test('the pill counts only scans the filtered list would show', async ({ page }) => {
   const tool = unique();
   await signIn(page, `/scans?tool=${tool}`);
