@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { colorOf, SERIES_COLORS } from '../../../../src/renderer/src/components/charts/palette';
 import { currentBucket } from '../../../../src/renderer/src/features/overview/time-range';
 import { formatClock, formatDate, formatDateMinute, formatDateTime } from '../../../../src/renderer/src/lib/format';
 import { crossesDays, fromWall, offsetAt, toWall, zoneLabel } from '../../../../src/renderer/src/lib/time-zone';
@@ -49,15 +48,6 @@ describe('time formatting', () => {
     expect(formatDate(at, 'Asia/Tokyo')).toBe('2026-11-19');
     expect(formatClock(at, NY)).toBe('18:50:23');
     expect(formatClock(at, NY, false)).toBe('18:50');
-  });
-});
-
-describe('colorOf', () => {
-  it('gives one name one palette colour, whatever else is drawn', () => {
-    expect(colorOf('ChatGPT')).toBe(colorOf('ChatGPT'));
-    expect(SERIES_COLORS).toContain(colorOf('ChatGPT'));
-    const names = ['ChatGPT', 'Claude', 'Copilot', 'Cursor', 'Gemini', 'Windsurf', 'Perplexity', 'Codeium'];
-    expect(new Set(names.map(colorOf)).size).toBeGreaterThan(3);
   });
 });
 

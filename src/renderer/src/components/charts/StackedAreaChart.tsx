@@ -2,7 +2,9 @@ import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, X
 import { ticksForWidth } from '../../lib/time-ticks';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
-import { seriesColor } from './palette';
+import { useId } from 'react';
+import { PaintDefs, paintFill } from './PaintDefs';
+import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
 // The plot's width is the chart's less the value axis and the right margin.
 const AXIS_AND_MARGINS_PX = 56 + 16;
@@ -10,9 +12,11 @@ const AXIS_AND_MARGINS_PX = 56 + 16;
 export interface AreaSeries {
   key: string;
   label: string;
-  /** Fixed colour (a tool's own); by position otherwise. */
-  color?: string;
+  /** A fixed paint (a tool's own), or 'other' (grey); by position otherwise. */
+  paint?: Paint | 'other';
 }
+
+const paintOf = (s: AreaSeries, index: number): Paint | 'other' => s.paint ?? paintAt(index);
 
 /** Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`. */
 export function StackedAreaChart({
@@ -46,6 +50,10 @@ export function StackedAreaChart({
       : Math.max(0, ...series.map((s) => row[s.key] ?? 0)),
   );
   const counts = valueTicks(Math.max(0, ...values));
+  const prefix = useId().replace(/[^\w-]/g, '');
+  const paints = series.map(paintOf);
+  const fill = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : paintFill(prefix, paints[i] as Paint));
+  const stroke = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : hueColor((paints[i] as Paint).hue));
   return (
     <div ref={box}>
       <ResponsiveContainer width="100%" height={height}>
@@ -54,6 +62,7 @@ export function StackedAreaChart({
           data={rows as ({ start: number } & Record<string, number>)[]}
           margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
         >
+          <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
           <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
           <XAxis
             dataKey="start"
@@ -70,7 +79,21 @@ export function StackedAreaChart({
             formatter={(value) => formatValue(Number(value))}
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
           />
-          <Legend />
+          {/* Drawn from the series, not recharts' payload: its icons show a stroke, never a pattern. */}
+          <Legend
+            content={() => (
+              <ul className="recharts-default-legend chart-legend">
+                {series.map((s, i) => (
+                  <li key={s.key} className="recharts-legend-item">
+                    <svg width={14} height={14} aria-hidden="true">
+                      <path d="M0,2h14v10h-14z" fill={fill(i)} stroke={stroke(i)} />
+                    </svg>
+                    <span className="recharts-legend-item-text">{s.label}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          />
           {series.map((s, index) => (
             <Area
               key={s.key}
@@ -78,8 +101,8 @@ export function StackedAreaChart({
               dataKey={s.key}
               name={s.label}
               stackId={stacked ? 'stack' : undefined}
-              stroke={s.color ?? seriesColor(index)}
-              fill={s.color ?? seriesColor(index)}
+              stroke={stroke(index)}
+              fill={fill(index)}
               fillOpacity={stacked ? 0.55 : 0.2}
               isAnimationActive={false}
             />

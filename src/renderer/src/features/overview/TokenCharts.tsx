@@ -5,13 +5,10 @@ import { QueryState } from '../../components/QueryState';
 import { formatCompact, formatCount } from '../../lib/format';
 import { groupTotals, scansAndViolations, stackedTokens, totals } from './chart-data';
 import { activitySummary, rankingSummary, tokensSummary } from './chart-summaries';
-import { colorOf } from '../../components/charts/palette';
 import { useClock } from '../../lib/use-clock';
 import { bucketZone, currentBucket, formatBucketStart, periodZone, type TimeRange } from './time-range';
+import { useToolPaints } from '../tools/use-tool-paints';
 import { useTokenStats } from './use-overview-stats';
-
-/** "other" (the small tools summed) is no tool: neutral grey. */
-const OTHER_COLOR = '#94a3b8';
 
 /** The row of the bucket still under way, apart: drawn it would look like a sudden drop. */
 function withoutCurrent<T extends { start: number }>(rows: readonly T[], current: number | undefined) {
@@ -33,7 +30,12 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
   const empty = sum.scans === 0 ? NO_SCANS : undefined;
   const byTool = groupTotals(buckets);
   const stacked = stackedTokens(buckets, range);
-  const series = stacked.series.map((s) => ({ ...s, color: s.key === 'other' ? OTHER_COLOR : colorOf(s.label) }));
+  const paints = useToolPaints(byTool.map((d) => d.name));
+  // "other" (the small tools summed) is no tool: neutral grey.
+  const series = stacked.series.map((s) => ({
+    ...s,
+    paint: s.key === 'other' ? ('other' as const) : paints.get(s.label),
+  }));
   const current = currentBucket(range, now);
   const tokenRows = withoutCurrent(stacked.rows, current);
   const activityRows = withoutCurrent(scansAndViolations(buckets, range), current);
@@ -113,7 +115,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
       >
         <BarChart
           data={byTool.slice(0, 10)}
-          colors={Object.fromEntries(byTool.slice(0, 10).map((d) => [d.name, colorOf(d.name)]))}
+          paints={paints}
           formatValue={formatCount}
           formatAxis={formatCompact}
           valueLabel="Tokens"
