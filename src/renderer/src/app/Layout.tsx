@@ -3,12 +3,13 @@ import { Link, Outlet } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import type { User } from '../../../shared/api/users';
 import { ErrorMessage } from '../components/QueryState';
+import { ServerUnreachable } from '../components/ServerUnreachable';
 import { SignIn } from '../components/SignIn';
 import { ImportProvider, useImport } from '../features/import/import-context';
 import { LiveProvider } from '../features/live/live-context';
 import { LiveStatus } from '../features/live/LiveStatus';
 import { EndedSessionProvider, useEndedSession } from '../features/settings/ended-session-context';
-import { api, ServerError } from '../lib/api-client';
+import { api, NetworkError, ServerError } from '../lib/api-client';
 import { useGlobalShortcuts } from './shortcuts';
 import { useTheme } from './theme';
 
@@ -64,6 +65,7 @@ function Shell({ user }: { user: User }) {
         </div>
       </header>
       <main className="content" id="main">
+        <ServerUnreachable />
         <Outlet />
       </main>
     </div>
@@ -86,7 +88,16 @@ function SessionGate() {
   const user = me.data;
   const signedOut = me.error instanceof ServerError && me.error.status === 401;
   if (signedOut && !(held && user)) return <SignIn />;
-  if (me.error && !signedOut) return <ErrorMessage error={me.error} />;
+  // Gone before it ever answered: the banner alone, which asks again until the server is back.
+  if (me.error instanceof NetworkError && user === undefined) {
+    return (
+      <main className="content">
+        <ServerUnreachable />
+      </main>
+    );
+  }
+  // A failed refetch keeps who signed in: the page stays, and its banner says the server is gone.
+  if (me.error && !signedOut && !(me.error instanceof NetworkError)) return <ErrorMessage error={me.error} />;
   if (user === undefined) return <p className="state">Loading…</p>;
   return (
     <ImportProvider>

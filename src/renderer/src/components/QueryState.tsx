@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
-import { ServerError } from '../lib/api-client';
+import { NetworkError, ServerError } from '../lib/api-client';
 
-/** Loading, error and empty states, the same everywhere: an API error shows its own message. */
+/**
+ * Loading, error and empty states, the same everywhere: an API error shows its own message; no
+ * answer at all is the page's banner to tell (ServerUnreachable).
+ */
 export function QueryState({
   isPending,
   error,
@@ -12,9 +15,12 @@ export function QueryState({
   isPending: boolean;
   error: unknown;
   isEmpty?: boolean;
+  /** What an empty result says; null: nothing, where the page says it elsewhere. */
   empty?: ReactNode;
   children: ReactNode;
 }) {
+  // The page's one ServerUnreachable banner says it; each card only says it has nothing yet.
+  if (error instanceof NetworkError) return <p className="state">Waiting for the server…</p>;
   if (error) return <ErrorMessage error={error} />;
   if (isPending) {
     return (
@@ -23,7 +29,7 @@ export function QueryState({
       </p>
     );
   }
-  if (isEmpty) return <p className="state">{empty}</p>;
+  if (isEmpty) return empty === null ? null : <p className="state">{empty}</p>;
   return <>{children}</>;
 }
 

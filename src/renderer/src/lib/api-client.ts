@@ -1,7 +1,8 @@
 import { ServerError } from '../../../shared/api/server-error';
 import { attachmentName } from './attachment-name';
+import { asNetworkError, NetworkError } from './network-error';
 
-export { ServerError };
+export { NetworkError, ServerError };
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -19,12 +20,22 @@ async function toServerError(response: Response): Promise<ServerError> {
   return ServerError.fromBody(response.status, body, `the server answered ${response.status} ${response.statusText}`);
 }
 
+/** fetch, with "no answer at all" told apart from every answer as a NetworkError. */
+async function send(path: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(path, init);
+  } catch (error) {
+    throw asNetworkError(error, window.location.origin);
+  }
+}
+
 /**
  * The renderer talks to the server only through here: same origin, authenticated by the session
- * cookie, every error turned into an ServerError with the server's message.
+ * cookie, every answer that is an error turned into a ServerError with the server's message, and
+ * no answer into a NetworkError.
  */
 export async function api<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
-  const response = await fetch(path, {
+  const response = await send(path, {
     method,
     credentials: 'same-origin',
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -54,7 +65,7 @@ export function uploadWithProgress<T>(
     request.withCredentials = true;
     request.setRequestHeader('Content-Type', contentType);
     request.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
-    request.onerror = () => reject(new ServerError(0, 'network', 'the server could not be reached', []));
+    request.onerror = () => reject(new NetworkError(window.location.origin));
     request.onload = () => {
       let body: unknown;
       try {
@@ -74,7 +85,7 @@ export function uploadWithProgress<T>(
  * download, under the server's filename.
  */
 export async function apiDownload(path: string, body: unknown, fallbackName: string): Promise<string> {
-  const response = await fetch(path, {
+  const response = await send(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json' },

@@ -8,6 +8,8 @@ import { TokenCharts } from './TokenCharts';
 import { useClock } from '../../lib/use-clock';
 import { describeRange, describeSpan, toTimeRange } from './time-range';
 import { ViolationCharts } from './ViolationCharts';
+import { FirstVisit } from '../first-visit/FirstVisit';
+import { useStoreTotal } from '../first-visit/use-store-total';
 
 /** A live range end moves in steps, so that a stream of scans does not make a query per scan. */
 const LIVE_STEP_MS = 10_000;
@@ -25,6 +27,8 @@ export function OverviewPage() {
   const when = describeRange(selected);
   const clock = useClock();
   const select = (next: SelectedRange) => void navigate({ search: toSearch(next) });
+  // An empty workspace gets what to do instead of six empty cards.
+  const storeTotal = useStoreTotal();
 
   return (
     <section className="overview">
@@ -35,11 +39,15 @@ export function OverviewPage() {
       <p className="overview-range" aria-live="polite">
         Showing {when} ({describeSpan(range, clock.zone)}), by {range.bucket}.
       </p>
-      <div className="overview-grid">
-        <TokenCharts range={range} when={when} now={now} />
-        <ActionChart range={range} when={when} />
-        <ViolationCharts range={range} when={when} />
-      </div>
+      {storeTotal === 0 ? (
+        <FirstVisit />
+      ) : (
+        <div className="overview-grid">
+          <TokenCharts range={range} when={when} now={now} />
+          <ActionChart range={range} when={when} />
+          <ViolationCharts range={range} when={when} />
+        </div>
+      )}
     </section>
   );
 }

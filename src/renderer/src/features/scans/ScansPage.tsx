@@ -3,6 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
 import { QueryState } from '../../components/QueryState';
+import { emptyList, isFiltered } from '../first-visit/first-steps';
+import { FirstVisit } from '../first-visit/FirstVisit';
+import { useStoreTotal } from '../first-visit/use-store-total';
 import { NewScansPill } from '../live/NewScansPill';
 import { ListDownloads } from './ListDownloads';
 import { clickPage, clickRow, EMPTY_SELECTION, pageState } from './selection';
@@ -43,6 +46,11 @@ export function ScansPage() {
   const sortBy = useCallback((column: SortColumn) => go(toggleSort(search, column)), [go, search]);
   const queryClient = useQueryClient();
   const [selection, setSelection] = useState(EMPTY_SELECTION);
+  const filtered = isFiltered(search);
+  const empty = scans.data?.total === 0;
+  // Under filters, only the workspace's own count tells an empty workspace from filters that miss.
+  const storeTotal = useStoreTotal(empty && filtered);
+  const whyEmpty = empty ? emptyList(filtered, storeTotal) : undefined;
   const pageIds = useMemo(() => rows.map((scan) => scan.id), [rows]);
   const shown = useMemo(() => new Set(rows.map((scan) => scan.id)), [rows]);
   const showNew = useCallback(() => {
@@ -56,11 +64,12 @@ export function ScansPage() {
       <ScanFilters search={search} onChange={go} />
       <ListDownloads search={search} total={scans.data?.total} />
       <NewScansPill fetchedAt={scans.dataUpdatedAt} filters={toScanListQuery(search)} shown={shown} onShow={showNew} />
+      {whyEmpty === 'first-visit' && <FirstVisit />}
       <QueryState
-        isPending={scans.isPending}
+        isPending={scans.isPending || whyEmpty === 'unknown'}
         error={scans.error}
-        isEmpty={scans.data?.total === 0}
-        empty="No scans match these filters."
+        isEmpty={empty}
+        empty={whyEmpty === 'no-match' ? 'No scans match these filters.' : null}
       >
         <div
           className={scans.isPlaceholderData ? 'scans-results is-stale' : 'scans-results'}
