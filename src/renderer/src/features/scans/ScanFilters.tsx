@@ -2,17 +2,21 @@ import { DateFilter, SelectFilter } from '../../components/FilterField';
 import { ToolField } from './ToolField';
 import { SCAN_STATUSES } from '../../../../shared/api/scans';
 import { withFilter, type ScansSearch } from './scans-search';
-import { useOrganizations, useToolNames } from './use-scans';
+import { useOrganizations } from './use-scans';
 
 /** The filter bar; every change becomes a new URL (and a first page). The table's headers sort. */
 export function ScanFilters({ search, onChange }: { search: ScansSearch; onChange: (next: ScansSearch) => void }) {
-  const tools = useToolNames();
   const organizations = useOrganizations();
   const set = (patch: Partial<ScansSearch>): void => onChange(withFilter(search, patch));
 
   return (
     <form className="scans-filters card" aria-label="Scan filters" onSubmit={(event) => event.preventDefault()}>
-      <ToolField key={search.tool ?? ''} value={search.tool} tools={tools.data} onCommit={(tool) => set({ tool })} />
+      <ToolField
+        key={JSON.stringify([search.tool, search.tool_prefix])}
+        tool={search.tool}
+        prefix={search.tool_prefix}
+        onCommit={set}
+      />
       <DateFilter id="scans-since" label="Since" value={search.since} onChange={(since) => set({ since })} />
       <DateFilter
         id="scans-until"
