@@ -91,7 +91,7 @@ test.describe('the tool filter @zones', () => {
   });
 });
 
-test('a day as Until (inclusive) lists that whole UTC day, the same scans the API and the CLI give for it @zones', async ({
+test('a day as Until (UTC, inclusive) lists that whole UTC day, the same scans the API and the CLI give for it @zones', async ({
   page,
 }) => {
   const day = '2026-11-19';
@@ -107,5 +107,5 @@ test('a day as Until (inclusive) lists that whole UTC day, the same scans the AP
   await expect(page.getByRole('navigation', { name: 'Pages' }).locator('.pager-label')).toContainText(
     `of ${whole.toLocaleString('en-US')}`,
   );
-  await expect(page.getByLabel('Until (inclusive)')).toHaveValue(day);
+  await expect(page.getByLabel('Until (UTC, inclusive)')).toHaveValue(day);
 });

@@ -17,13 +17,24 @@ export function ScanFilters({ search, onChange }: { search: ScansSearch; onChang
         prefix={search.tool_prefix}
         onCommit={set}
       />
-      <DateFilter id="scans-since" label="Since" value={search.since} onChange={(since) => set({ since })} />
+      <DateFilter
+        id="scans-since"
+        label="Since (UTC)"
+        hint="scans-days"
+        value={search.since}
+        onChange={(since) => set({ since })}
+      />
       <DateFilter
         id="scans-until"
-        label="Until (inclusive)"
+        label="Until (UTC, inclusive)"
+        hint="scans-days"
         value={search.until}
         onChange={(until) => set({ until })}
       />
+      {/* The API's meaning of a day, which the CLI's --since/--until share. */}
+      <span id="scans-days" className="visually-hidden">
+        Whole UTC days, YYYY-MM-DD: Since starts at 00:00 UTC, Until includes its whole day.
+      </span>
       <SelectFilter
         id="scans-status"
         label="Status"
