@@ -66,7 +66,7 @@ export interface TimeTicks {
 export function timeTicks(from: number, to: number, zone: string, maxTicks: number): TimeTicks {
   const limit = Math.max(2, Math.floor(maxTicks));
   const span = Math.max(0, to - from);
-  const step = STEPS.find((s) => span / lengthOf(s) + 1 <= limit) ?? STEPS[STEPS.length - 1]!;
+  const step = STEPS.find((s) => Math.floor(span / lengthOf(s)) + 1 <= limit) ?? STEPS[STEPS.length - 1]!;
   const wallFrom = toWall(from, zone);
   const wallTo = toWall(to, zone);
   const instants = new Set<number>();
@@ -90,8 +90,9 @@ export function tickFormat(from: number, to: number, zone: string, step: number)
 
 /** About how wide (px) a tick label of a span is, so that the ticks a width holds can be counted. */
 export function tickLabelWidth(from: number, to: number, zone: string): number {
-  const CHAR_PX = 7.5;
-  const GAP_PX = 28;
+  // Axis labels are about 12px digits: some 6.6px each, and a gap that keeps neighbours apart.
+  const CHAR_PX = 6.6;
+  const GAP_PX = 20;
   const chars = crossesDays(from, to, zone) ? 16 : 8;
   return chars * CHAR_PX + GAP_PX;
 }

@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { IsoDateInput, type IsoDateValue } from '../../components/IsoDateInput';
-import { isIsoDate, RANGE_PRESETS, type SelectedRange } from './overview-search';
+import { isSearchDate } from '../../../../shared/search-params';
+import { RANGE_PRESETS, type SelectedRange } from './overview-search';
 import { isoDay, PRESET_LABEL, type TimeRange } from './time-range';
 
 /** Preset buttons and a custom from/to date form; every choice goes to the URL through `onChange`. */
@@ -22,7 +23,7 @@ export function RangePicker({
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (typeof since !== 'string' || typeof until !== 'string' || !isIsoDate(since) || !isIsoDate(until))
+    if (typeof since !== 'string' || typeof until !== 'string' || !isSearchDate(since) || !isSearchDate(until))
       return setError('Enter both dates as YYYY-MM-DD.');
     if (since > until) return setError('The start date must not be after the end date.');
     setError(null);
@@ -43,7 +44,7 @@ export function RangePicker({
           </button>
         ))}
       </div>
-      <form className="range-custom" onSubmit={apply} aria-label="Custom range">
+      <form className="range-custom" onSubmit={apply} aria-label="Custom range" noValidate>
         <label htmlFor={`${id}-since`}>From</label>
         <IsoDateInput id={`${id}-since`} value={initial.since} hint={`${id}-days`} onValue={setSince} required />
         <label htmlFor={`${id}-until`}>To</label>
