@@ -24,7 +24,9 @@ describe('organizations search', () => {
   });
 
   it('drops junk', () => {
-    expect(parseOrganizationsSearch({ org: 5, tab: 'nope', team: 'team_2' })).toEqual({});
+    expect(parseOrganizationsSearch({ org: 'no/slash', tab: 'nope', team: 'team_2' })).toEqual({});
+    // The router reads `?org=5` as a number; 5 is an id by the id rule all the same.
+    expect(parseOrganizationsSearch({ org: 5 })).toEqual({ org: '5' });
     expect(parseOrganizationsSearch({ org: '  ', tab: ['teams'] })).toEqual({});
     expect(parseOrganizationsSearch({ org: 'x'.repeat(101) })).toEqual({});
     expect(tabOf({})).toBe('teams');

@@ -96,7 +96,9 @@ describe('sort', () => {
     expect(parseScansSearch({ sort: 'tokens', tool: 'Cursor' })).toEqual({ sort: 'tokens', tool: 'Cursor' });
     expect(parseScansSearch({ sort: 'created_at' })).toEqual({ sort: 'created_at' });
     expect(parseScansSearch({ sort: '-created_at' })).toEqual({});
-    for (const junk of ['-id', 'TOKENS', ' -tokens', 'tokens,created_at', '', 3, ['-tokens'], null]) {
+    // Surrounding spaces are trimmed from every URL value, as from a typed filter.
+    expect(parseScansSearch({ sort: ' -tokens ' })).toEqual({ sort: '-tokens' });
+    for (const junk of ['-id', 'TOKENS', 'tokens,created_at', '', 3, ['-tokens'], null]) {
       expect(parseScansSearch({ sort: junk })).toEqual({});
     }
   });

@@ -1,28 +1,24 @@
-import { isId } from '../../../../shared/ids';
+import { Type, type Static } from 'typebox';
+import { Id } from '../../../../shared/api/common';
+import { parseSearch } from '../../../../shared/search-params';
 
 export const ORG_TABS = ['teams', 'members', 'policy'] as const;
 export type OrgTab = (typeof ORG_TABS)[number];
 
-export interface OrganizationsSearch {
-  org?: string;
-  tab?: OrgTab;
+const OrganizationsSearchSchema = Type.Object({
+  org: Type.Optional(Id),
+  tab: Type.Optional(Type.Enum(ORG_TABS)),
   /** The team whose members are open, on the teams tab. */
-  team?: string;
-}
+  team: Type.Optional(Id),
+});
 
-/** An id as the server's id rule has it (shared/ids.ts); anything else names nothing. */
-const id = (value: unknown): string | undefined =>
-  typeof value === 'string' && isId(value.trim()) ? value.trim() : undefined;
+export type OrganizationsSearch = Partial<Static<typeof OrganizationsSearchSchema>>;
 
 /** The route's validateSearch: whatever a hand-edited URL holds, the page gets a usable state. */
-export function parseOrganizationsSearch(raw: Record<string, unknown>): OrganizationsSearch {
-  const search: OrganizationsSearch = {};
-  const org = id(raw.org);
-  if (org) search.org = org;
-  const tab = raw.tab;
-  if (typeof tab === 'string' && (ORG_TABS as readonly string[]).includes(tab)) search.tab = tab as OrgTab;
-  const team = id(raw.team);
-  if (org && team) search.team = team;
+export function parseOrganizationsSearch(input: unknown): OrganizationsSearch {
+  const search: OrganizationsSearch = parseSearch(OrganizationsSearchSchema, input);
+  // A team is open only within its organization.
+  if (search.org === undefined) search.team = undefined;
   return search;
 }
 

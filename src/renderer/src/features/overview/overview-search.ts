@@ -1,44 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { parseSearch, SearchDate } from '../../../../shared/search-params';
+
 /** The overview's URL state: `?range=7d`, or `?since=…&until=…` (UTC dates, both inclusive). */
 export const RANGE_PRESETS = ['24h', '7d', '30d', '90d'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
 
+const OverviewSearchSchema = Type.Object({
+  range: Type.Optional(Type.Enum(RANGE_PRESETS)),
+  since: Type.Optional(SearchDate),
+  until: Type.Optional(SearchDate),
+});
+
 /** As it lives in the URL: every key optional, so plain links to `/` need no search. */
-export interface OverviewSearch {
-  range?: RangePreset | undefined;
-  since?: string | undefined;
-  until?: string | undefined;
-}
+export type OverviewSearch = Partial<Static<typeof OverviewSearchSchema>>;
 
 /** What the page shows, defaults applied. */
 export type SelectedRange = { range: RangePreset } | { range: 'custom'; since: string; until: string };
 
 export const DEFAULT_RANGE: RangePreset = '30d';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** `YYYY-MM-DD` that names a real calendar day; anything else is not a date. */
-export function isIsoDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00.000Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
 /**
  * Route `validateSearch`: tolerates junk. `since` and `until` (both real dates) mean a custom
  * range, swapped if given backwards; else a known `range` preset; else nothing (the default).
  */
 export function parseOverviewSearch(input: unknown): OverviewSearch {
-  const search = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
-  const { since, until, range } = search;
-  // Every key is named, even when undefined: the router merges this over the raw search, so an
-  // absent key would let junk through.
-  if (isIsoDate(since) && isIsoDate(until)) {
+  const { since, until, range } = parseSearch(OverviewSearchSchema, input);
+  if (since !== undefined && until !== undefined) {
     return since <= until ? { range: undefined, since, until } : { range: undefined, since: until, until: since };
   }
-  if (typeof range === 'string' && (RANGE_PRESETS as readonly string[]).includes(range)) {
-    return { range: range as RangePreset, since: undefined, until: undefined };
-  }
-  return { range: undefined, since: undefined, until: undefined };
+  return { range, since: undefined, until: undefined };
 }
 
 export function selectedRange(input: OverviewSearch): SelectedRange {

@@ -1,28 +1,27 @@
-import { NAME_MAX_LENGTH } from '../../../../shared/names';
+import { Type, type Static } from 'typebox';
+import { Label } from '../../../../shared/api/common';
+import { parseSearch } from '../../../../shared/search-params';
+
+const Index = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+
+const ScanDetailSearchSchema = Type.Object({
+  /** The entries shown: those with exactly this action (the server filters). */
+  action: Type.Optional(Label),
+  /** The highlighted timeline entry (its index). */
+  entry: Type.Optional(Index),
+  /** Zoom window, epoch milliseconds, inclusive. */
+  from: Type.Optional(Index),
+  to: Type.Optional(Index),
+});
 
 /** The scan detail view in the URL: the entries filter, the highlighted entry and the chart's zoom window. */
-export interface ScanDetailSearch {
-  /** The entries shown: those with exactly this action (the server filters). */
-  action?: string;
-  /** The highlighted timeline entry (its index). */
-  entry?: number;
-  /** Zoom window, epoch milliseconds, inclusive. */
-  from?: number;
-  to?: number;
-}
-
-function integer(value: unknown, min: number): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n >= min ? n : undefined;
-}
+export type ScanDetailSearch = Partial<Static<typeof ScanDetailSearchSchema>>;
 
 export function parseScanDetailSearch(input: unknown): ScanDetailSearch {
-  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const action = typeof raw.action === 'string' && raw.action.trim() ? raw.action.slice(0, NAME_MAX_LENGTH) : undefined;
-  let from = integer(raw.from, 0);
-  let to = integer(raw.to, 0);
+  const search: ScanDetailSearch = parseSearch(ScanDetailSearchSchema, input);
   // Half a window, or one turned inside out, is no window.
-  if (from === undefined || to === undefined || to <= from) from = to = undefined;
-  const search: ScanDetailSearch = { action, entry: integer(raw.entry, 0), from, to };
-  return Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined)) as ScanDetailSearch;
+  if (search.from === undefined || search.to === undefined || search.to <= search.from) {
+    search.from = search.to = undefined;
+  }
+  return search;
 }

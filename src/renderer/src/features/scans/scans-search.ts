@@ -1,14 +1,12 @@
+import { Type, type Static } from 'typebox';
 import {
   DEFAULT_SCAN_LIST_SORT,
-  SCAN_LIST_SORTS,
-  SCAN_STATUSES,
   SCAN_PAGE_DEFAULT,
   SCAN_PAGE_MAX,
-  type ScanListQuery,
+  ScanListQuery,
   type ScanListSort,
 } from '../../../../shared/api/scans';
-import { isId } from '../../../../shared/ids';
-import { isName, NAME_MAX_LENGTH } from '../../../../shared/names';
+import { definedOnly, parseSearch, SearchDate } from '../../../../shared/search-params';
 
 export const PAGE_SIZES = [25, 50, 100, 200, SCAN_PAGE_MAX] as const;
 export const DEFAULT_LIMIT = SCAN_PAGE_DEFAULT;
@@ -22,90 +20,35 @@ const LEGACY_SORTS: Readonly<Record<string, ScanListSort>> = { 'tokens-desc': '-
 /**
  * The scans view as it lives in the URL: the list query's own fields (absent means "no filter"),
  * with `since`/`until` as whole days and `sort` the API's value (`?sort=-tokens`), so that the URL
- * and the request say the same.
+ * and the request say the same. Paging is by offset, which a link can name; `after` is not.
  */
-export type ScansSearch = Partial<
-  Pick<
-    ScanListQuery,
-    | 'since'
-    | 'until'
-    | 'tool'
-    | 'tool_prefix'
-    | 'status'
-    | 'organization_id'
-    | 'has_violations'
-    | 'sort'
-    | 'offset'
-    | 'limit'
-  >
->;
+const ScansSearchSchema = Type.Object({
+  ...Type.Omit(ScanListQuery, ['since', 'until', 'after']).properties,
+  since: Type.Optional(SearchDate),
+  until: Type.Optional(SearchDate),
+});
+export type ScansSearch = Partial<Static<typeof ScansSearchSchema>>;
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function text(value: unknown, max: number): string | undefined {
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const trimmed = String(value).trim();
-  return trimmed && trimmed.length <= max ? trimmed : undefined;
-}
-
-function date(value: unknown): string | undefined {
-  const candidate = text(value, 10);
-  if (!candidate || !DATE.test(candidate)) return undefined;
-  return Number.isNaN(Date.parse(`${candidate}T00:00:00Z`)) ? undefined : candidate;
-}
-
-function integer(value: unknown, min: number, max: number): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined;
-}
-
-function oneOf<T extends string>(values: readonly T[], value: unknown): T | undefined {
-  return values.find((candidate) => candidate === value);
-}
-
-/** Route `validateSearch`: tolerates junk (drops it) so that a hand-edited URL never breaks the page. */
+/**
+ * Route `validateSearch`: tolerates junk (drops it) so that a hand-edited URL never breaks the page.
+ * Defaults are dropped too, so that one view has one URL.
+ */
 export function parseScansSearch(input: unknown): ScansSearch {
-  const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const hasViolations = raw.has_violations;
-  const limit = integer(raw.limit, 1, SCAN_PAGE_MAX);
-  const organization = text(raw.organization_id, Infinity);
-  const tool = text(raw.tool, NAME_MAX_LENGTH);
-  const toolPrefix = text(raw.tool_prefix, NAME_MAX_LENGTH);
-  const search: ScansSearch = {
-    since: date(raw.since),
-    until: date(raw.until),
-    tool: tool !== undefined && isName(tool) ? tool : undefined,
-    tool_prefix: toolPrefix !== undefined && isName(toolPrefix) ? toolPrefix : undefined,
-    status: oneOf(SCAN_STATUSES, raw.status),
-    organization_id: organization !== undefined && isId(organization) ? organization : undefined,
-    has_violations:
-      hasViolations === true || hasViolations === 'true'
-        ? true
-        : hasViolations === false || hasViolations === 'false'
-          ? false
-          : undefined,
-    sort: oneOf(SCAN_LIST_SORTS, raw.sort) ?? (typeof raw.sort === 'string' ? LEGACY_SORTS[raw.sort] : undefined),
-    offset: integer(raw.offset, 0, Number.MAX_SAFE_INTEGER) || undefined,
-    limit: limit === DEFAULT_LIMIT ? undefined : limit,
-  };
+  const raw = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const legacySort = typeof raw.sort === 'string' ? LEGACY_SORTS[raw.sort] : undefined;
+  const search: ScansSearch = parseSearch(ScansSearchSchema, legacySort ? { ...raw, sort: legacySort } : raw);
   if (search.sort === DEFAULT_SCAN_LIST_SORT) search.sort = undefined;
-  return Object.fromEntries(Object.entries(search).filter(([, value]) => value !== undefined)) as ScansSearch;
+  if (search.limit === DEFAULT_LIMIT) search.limit = undefined;
+  if (search.offset === 0) search.offset = undefined;
+  return search;
 }
 
 /** The GET /v1/scans query of one page: never more than `limit` rows, whatever the data size. */
 export function toScanListQuery(search: ScansSearch): Record<string, string | number | boolean | undefined> {
-  return {
-    limit: search.limit ?? DEFAULT_LIMIT,
-    offset: search.offset ?? 0,
-    since: search.since,
-    until: search.until,
-    tool: search.tool,
-    tool_prefix: search.tool_prefix,
-    status: search.status,
-    organization_id: search.organization_id,
-    has_violations: search.has_violations,
-    sort: search.sort,
-  };
+  // Only the schema's fields: the router's search also holds whatever else the URL had.
+  const fields = Object.keys(ScansSearchSchema.properties) as (keyof ScansSearch)[];
+  const query = definedOnly(Object.fromEntries(fields.map((field) => [field, search[field]])));
+  return { ...query, limit: search.limit ?? DEFAULT_LIMIT, offset: search.offset ?? 0 };
 }
 
 /** GET /v1/exports/scans for the list as it is filtered and ordered, without its paging. */
