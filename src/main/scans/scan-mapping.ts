@@ -36,6 +36,20 @@ export function toScan(row: ScanRow, violations: readonly ViolationRow[]): Scan 
   };
 }
 
+/**
+ * The scan object as `viewerId` reads it: an imported scan's package id and origin are its
+ * importer's to see. A package's scan.json is toScan alone, so that an export reads as before.
+ */
+export function toScanFor(viewerId: string, row: ScanRow, violations: readonly ViolationRow[]): Scan {
+  const scan = toScan(row, violations);
+  if (row.submitted_by !== viewerId || row.package_id === null) return scan;
+  return {
+    ...scan,
+    package_id: row.package_id,
+    ...(row.package_origin === null ? {} : { package_origin: row.package_origin }),
+  };
+}
+
 export function toScanSummary(row: ScanRow): ScanSummary {
   return {
     id: row.id,

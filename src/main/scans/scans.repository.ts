@@ -21,6 +21,8 @@ export interface ScanFilters {
   status?: ScanStatus | undefined;
   organization_id?: string | undefined;
   has_violations?: boolean | undefined;
+  /** Scans that `importer` imported from a package in which their id was `id`; nobody else's. */
+  package_id?: { id: string; importer: string } | undefined;
 }
 
 /** The organizations whose scans the user sees as an owner or admin. */
@@ -79,6 +81,12 @@ export function matching(filters: ScanFilters) {
     }
     if (filters.has_violations !== undefined) {
       conditions.push(eb('scans.violation_count', filters.has_violations ? '>' : '=', 0));
+    }
+    if (filters.package_id !== undefined) {
+      // A package id is the importer's own word for a scan: never looked up among another
+      // user's imports, even ones the caller could otherwise see.
+      conditions.push(eb('scans.package_id', '=', filters.package_id.id));
+      conditions.push(eb('scans.submitted_by', '=', filters.package_id.importer));
     }
     return eb.and(conditions);
   };
@@ -152,6 +160,8 @@ async function countScans(db: Executor, userId: string, filters: ScanFilters): P
  * which carry every column the filters and the visibility rule read (~0.3 µs per match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
+  // The rollups know nothing of packages; the package index finds the few matches at once.
+  if (filters.package_id !== undefined) return countScans(db, userId, filters);
   if (filters.since === undefined && filters.until === undefined) return sumScanCounts(db, userId, filters);
   if (filters.status !== undefined || filters.has_violations !== undefined) return countScans(db, userId, filters);
   const { days, edges } = splitByDays(filters);
@@ -223,6 +233,18 @@ export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
   await INSERT_SCAN.execute(
     db,
     SCAN_COLUMNS.map((column) => scan[column]),
+  );
+}
+
+const IMPORTED_SCAN_SAMPLE = { ...SCAN_SAMPLE, package_id: null, package_origin: null } as const;
+const IMPORTED_SCAN_COLUMNS = Object.keys(IMPORTED_SCAN_SAMPLE) as (keyof NewScan)[];
+const INSERT_IMPORTED_SCAN = new ReusableQuery((db) => db.insertInto('scans').values(IMPORTED_SCAN_SAMPLE));
+
+/** An imported scan, with the id it had in its package and where that came from. */
+export async function insertImportedScan(db: Executor, scan: NewScan): Promise<void> {
+  await INSERT_IMPORTED_SCAN.execute(
+    db,
+    IMPORTED_SCAN_COLUMNS.map((column) => scan[column] ?? null),
   );
 }
 

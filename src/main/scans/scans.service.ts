@@ -16,7 +16,7 @@ import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { DomainError, notFound } from '../http/domain-error';
-import { toScan, toScanNotice, toScanSummary } from './scan-mapping';
+import { toScan, toScanFor, toScanNotice, toScanSummary } from './scan-mapping';
 import { insertTimeline } from '../evidence/evidence.repository';
 import { GridRecorder } from '../evidence/timeline-cells.repository';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
@@ -28,10 +28,17 @@ import { violationRows } from './violations.repository';
 const time = (text: string | undefined, parse: (text: string) => number | null): number | undefined =>
   text === undefined ? undefined : (parse(text) ?? undefined);
 
-/** The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema. */
+/**
+ * The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema.
+ * `importer`, the caller, is whose imports a `package_id` is looked up among.
+ */
 export function toFilters(
   query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
+  importer?: string,
 ): repo.ScanFilters {
+  if (query.package_id !== undefined && importer === undefined) {
+    throw new Error('a package_id filter needs the caller, whose imports it searches');
+  }
   return {
     since: time(query.since, parseDateOrDateTime),
     until: time(query.until, parseUntil),
@@ -39,6 +46,7 @@ export function toFilters(
     status: query.status,
     organization_id: query.organization_id,
     has_violations: query.has_violations,
+    package_id: query.package_id === undefined ? undefined : { id: query.package_id, importer: importer! },
   };
 }
 
@@ -48,7 +56,7 @@ export async function resolveFilters(
   userId: string,
   query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
 ): Promise<repo.ScanFilters> {
-  const filters = toFilters(query);
+  const filters = toFilters(query, userId);
   if (query.tool_prefix === undefined) return filters;
   return { ...filters, tools: await toolsWithPrefix(db, userId, query.tool_prefix) };
 }
@@ -83,7 +91,7 @@ export async function listScans(db: Db, userId: string, query: ScanListQuery): P
 export async function readScan(db: Db, userId: string, id: string): Promise<Scan> {
   const row = await repo.findVisibleScan(db, id, userId);
   if (!row) throw notFound('scan');
-  return toScan(row, await violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }));
+  return toScanFor(userId, row, await violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }));
 }
 
 interface StoredEntry {
@@ -146,6 +154,8 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       request_count: timeline.length,
       violation_count: violations.length,
       worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
+      package_id: null,
+      package_origin: null,
     };
     await repo.insertScan(trx, row);
     await insertTimeline(trx, scanId, timeline);

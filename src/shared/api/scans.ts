@@ -49,6 +49,15 @@ export const Scan = Type.Object({
   }),
   organization_id: Type.Union([Id, Type.Null()]),
   source: Type.Enum(SCAN_SOURCES),
+  package_id: Type.Optional({
+    ...Id,
+    description:
+      "(extension) an imported scan's id in the package it came from, shown only to its importer; GET /v1/scans?package_id= finds it",
+  }),
+  package_origin: Type.Optional({
+    ...Label,
+    description: "(extension) what made that package, where it says (a format-1 manifest's `generator`)",
+  }),
 });
 export type Scan = Static<typeof Scan>;
 
@@ -143,6 +152,10 @@ export const ScanListQuery = Type.Object(
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),
+    package_id: Type.Optional({
+      ...Id,
+      description: "scans you imported from a package in which this was their id (extension); never anyone else's",
+    }),
     sort: Type.Optional(
       Type.Enum(SCAN_LIST_SORTS, {
         description: 'order of the list, `-` for descending; ties go by id in the same direction (extension)',

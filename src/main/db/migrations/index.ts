@@ -14,6 +14,7 @@ import * as createPolicyRuns from './2026_11_26_101700_create_policy_runs';
 import * as keepMeetingTimelineCells from './2026_11_26_114300_keep_meeting_timeline_cells';
 import * as trackTokens from './2026_11_26_123000_track_tokens';
 import * as stageTimelines from './2026_11_26_124500_stage_timelines';
+import * as keepPackageIds from './2026_11_26_131700_keep_package_ids';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -35,4 +36,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_26_114300_keep_meeting_timeline_cells': keepMeetingTimelineCells,
   '2026_11_26_123000_track_tokens': trackTokens,
   '2026_11_26_124500_stage_timelines': stageTimelines,
+  '2026_11_26_131700_keep_package_ids': keepPackageIds,
 };

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 import type { ScanSource, ScanStatus } from '../../../shared/api/scans';
 
 export interface ScanTable {
@@ -20,6 +20,13 @@ export interface ScanTable {
   violation_count: number;
   /** 0 none, 1 low, 2 medium, 3 high, 4 critical: the list's badge without a join. */
   worst_severity: number;
+  /**
+   * An imported scan's id in its package, which its stored id (derived for the importer) is not;
+   * null for a submitted scan. Optional on insert: only an import writes it.
+   */
+  package_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What made that package (a format-1 manifest's `generator`), where the package says. */
+  package_origin: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ScanRow = Selectable<ScanTable>;

@@ -32,6 +32,9 @@ export const ScanDocument = Type.Object({
   violations_truncated: Type.Optional(Type.Literal(false)),
   organization_id: Type.Optional(Type.Union([Id, Type.Null()])),
   source: Type.Optional(Type.Enum(SCAN_SOURCES)),
+  // What GET /v1/scans/:id says of an imported scan's own package; a new import records its own.
+  package_id: Type.Optional(Id),
+  package_origin: Type.Optional(Type.String()),
 });
 export type ScanDocument = Static<typeof ScanDocument>;
 

@@ -37,6 +37,8 @@ export interface PackageScan {
   violations: Violation[];
   tokenBreakdown: TokenBreakdown;
   timeline: TimelineSource;
+  /** What made the package, where it says (a format-1 manifest's `generator`); kept with the scan. */
+  origin: string | null;
 }
 
 export const sameViolations = (a: readonly Violation[], b: readonly Violation[]): boolean =>
@@ -58,6 +60,7 @@ export function packageScan(parts: {
   scanEntry: string | null;
   scan: ScanDocument | null;
   timeline: TimelineSource;
+  origin: string | null;
 }): PackageScan {
   const { id, evidenceEntry, scanEntry, scan } = parts;
   const { scan_id: evidenceId, evidence } = parts.evidence;
@@ -76,5 +79,6 @@ export function packageScan(parts: {
     violations: evidence.violations ?? scan?.violations ?? [],
     tokenBreakdown: evidence.token_breakdown ?? {},
     timeline: parts.timeline,
+    origin: parts.origin,
   };
 }

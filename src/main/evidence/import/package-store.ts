@@ -5,7 +5,13 @@ import type { Db, Executor } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
 import { toViolation } from '../../scans/scan-mapping';
-import { findScan, findViolations, insertScan, insertViolations } from '../../scans/scans.repository';
+import {
+  findScan,
+  findViolations,
+  findVisibleScan,
+  insertImportedScan,
+  insertViolations,
+} from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { timelineChunks } from '../evidence.repository';
 import { ScanCheck, type ScanDefaults } from './package-check';
@@ -48,6 +54,8 @@ function scanRow(
     request_count: scan.evidence.request_count,
     violation_count: violations.length,
     worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
+    package_id: scan.id,
+    package_origin: scan.origin,
   };
 }
 
@@ -64,7 +72,7 @@ interface TimelineSink {
 }
 
 /**
- * Compares the package scan with the importer's own stored one as the timeline streams past (both
+ * Compares the package scan with a stored one the importer can see as the timeline streams past (both
  * sides a chunk at a time, so a million entries compare in constant memory). `why` is the first
  * way they differ, or null while they are the same scan. Organization, source and owner are where
  * a scan lives, not what it is, so they do not count.
@@ -180,7 +188,7 @@ async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: Ne
   const row = writer.row!;
   if (await findScan(trx, writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
   await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
-  await insertScan(trx, row);
+  await insertImportedScan(trx, row);
   const staged = writer.timeline.id;
   if (staged !== undefined) {
     await adoptStagedTimeline(trx, staged, writer.id);
@@ -190,7 +198,12 @@ async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: Ne
     trx,
     writer.violations.map((violation, i) => ({ ...violation, scan_id: writer.id, seq: i })),
   );
-  return { ...row, organization_id: row.organization_id ?? null };
+  return {
+    ...row,
+    organization_id: row.organization_id ?? null,
+    package_id: row.package_id ?? null,
+    package_origin: row.package_origin ?? null,
+  };
 }
 
 /** Where an import stores a package scan, and the scan already there, if any. */
@@ -202,13 +215,15 @@ interface ImportTarget {
 }
 
 /**
- * docs/security.md, Imported ids: a package id names the importer's own scan, or else the scan is
- * stored under derivedScanId(user, id). Another user's scan with the package id changes nothing:
- * it is never compared, never blocks, and both cases run the same two lookups.
+ * docs/security.md, Imported ids: a package id names a scan the importer can see (SPEC.md §2: their
+ * own, or one of an organization they own or administer), which the package is compared with; or
+ * else the scan is stored under derivedScanId(user, id). A scan with the package id that the
+ * importer cannot see changes nothing: it is never compared, never blocks, and both cases run the
+ * same two lookups.
  */
 async function importTarget(trx: Executor, userId: string, packageId: string, entry: string): Promise<ImportTarget> {
-  const literal = await findScan(trx, packageId);
-  if (literal?.submitted_by === userId) return { id: packageId, derived: false, existing: literal };
+  const literal = await findVisibleScan(trx, packageId, userId);
+  if (literal) return { id: packageId, derived: false, existing: literal };
   const id = derivedScanId(userId, packageId);
   const existing = await findScan(trx, id);
   // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
@@ -309,7 +324,7 @@ export async function storePackageScans(
       } else if (sink.why === null) {
         unchanged.push(to.id);
       } else {
-        // The importer's own scan: naming what differs tells them only about their own data.
+        // A scan the importer can read: naming what differs tells them nothing they could not see.
         const stored = to.id === scan.id ? '' : ` (stored as ${to.id})`;
         conflict = new DomainError('conflict', `scan ${scan.id}${stored} already exists with different content`, [
           { field: 'scan_id', entry: scan.evidenceEntry, message: `${scan.id}: ${sink.why}` },
@@ -322,8 +337,7 @@ export async function storePackageScans(
       db,
       async (trx) => {
         for (const id of unchanged) {
-          const still = await findScan(trx, id);
-          if (still?.submitted_by !== userId) throw new ImportRaced(`scan ${id} went meanwhile`);
+          if (!(await findVisibleScan(trx, id, userId))) throw new ImportRaced(`scan ${id} went meanwhile`);
         }
         const rows: ScanRow[] = [];
         for (const { scan, writer } of writers) rows.push(await storeNewScan(db, trx, scan, writer));

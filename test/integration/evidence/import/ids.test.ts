@@ -195,9 +195,9 @@ describe('imported ids are scoped to the importer', () => {
       const stores = await pair();
       try {
         const derived = derivedScanId(b.id, x.id);
-        const xRows = (await snapshotDatabase(stores.withX.workspace.db)).scans!.filter((row) =>
-          (row as string).includes(x.id),
-        );
+        // X's own row: B's copy names X too, as the id it had in B's package.
+        const isX = (row: unknown) => (JSON.parse(row as string) as { id: string }).id === x.id;
+        const xRows = (await snapshotDatabase(stores.withX.workspace.db)).scans!.filter(isX);
         const first = await sameAnswer(stores, b, zip());
         expect(first.statusCode, first.body).toBe(201);
         expect(first.json()).toEqual({ imported: [derived], unchanged: [], ids: { [x.id]: derived } });
@@ -215,9 +215,7 @@ describe('imported ids are scoped to the importer', () => {
 
         // A's scan is untouched, and A importing its own X still compares with it.
         expect(await scanOf(stores.withX, a, x.id)).toEqual({ scan: x, evidence: xEvidence });
-        expect(
-          (await snapshotDatabase(stores.withX.workspace.db)).scans!.filter((row) => (row as string).includes(x.id)),
-        ).toEqual(xRows);
+        expect((await snapshotDatabase(stores.withX.workspace.db)).scans!.filter(isX)).toEqual(xRows);
         const own = await stores.withX.importZip(a, samePackage);
         expect(own.statusCode, own.body).toBe(201);
         expect(own.json()).toEqual({ imported: [], unchanged: [x.id], ids: { [x.id]: x.id } });

@@ -139,7 +139,16 @@ describe('evidence import', () => {
         const id = storedAs(ctx, scanA.id);
         await expectImported(ctx, packageA, { imported: [id], ids: { [scanA.id]: id } });
         const copy = await scanAndEvidence(ctx, id);
-        expect(copy.scan).toEqual(asDerived(ctx, { ...original.scan, id, source: 'imported', organization_id: null }));
+        expect(copy.scan).toEqual(
+          asDerived(ctx, {
+            ...original.scan,
+            id,
+            source: 'imported',
+            organization_id: null,
+            package_id: scanA.id,
+            package_origin: expect.stringMatching(/^scandesk /) as string,
+          }),
+        );
         expect(copy.evidence).toEqual({
           scan_id: id,
           evidence: asDerived(ctx, original.evidence.evidence),
@@ -206,14 +215,21 @@ describe('evidence import', () => {
         expect(evidenceOnly(secondPackage)).toEqual(evidenceOnly(firstPackage));
         for (const id of [scanA.id, scanB.id]) {
           const original = await scanAndEvidence(source, id);
-          for (const [ctx, stored, back] of [
-            [b, storedAs(b, id), backFromB],
-            [c, storedAs(c, storedAs(b, id)), backFromC],
+          for (const [ctx, stored, back, packageId] of [
+            [b, storedAs(b, id), backFromB, id],
+            [c, storedAs(c, storedAs(b, id)), backFromC, storedAs(b, id)],
           ] as const) {
             const copy = JSON.parse(
               rename(JSON.stringify(await scanAndEvidence(ctx, stored)), back),
             ) as typeof original;
-            expect(copy.scan).toEqual({ ...original.scan, source: 'imported', organization_id: null });
+            // Each copy names the id it had in the package it came from: C's, B's id for it.
+            expect(copy.scan).toEqual({
+              ...original.scan,
+              source: 'imported',
+              organization_id: null,
+              package_id: packageId,
+              package_origin: expect.stringMatching(/^scandesk /) as string,
+            });
             expect(copy.evidence).toEqual(original.evidence);
           }
         }
@@ -274,6 +290,7 @@ describe('evidence import', () => {
           violations_truncated: false,
           organization_id: null,
           source: 'imported',
+          package_id: 'up_one',
         });
         expect(one.evidence.evidence).toEqual({
           request_count: 4,
@@ -296,6 +313,7 @@ describe('evidence import', () => {
           violations_truncated: false,
           organization_id: null,
           source: 'imported',
+          package_id: 'up_two',
         });
         expect(two.evidence.evidence).toMatchObject({ token_breakdown: {}, violations: [], request_count: 3 });
         await expectImported(ctx, zip, { unchanged: [idOne, idTwo], ids });

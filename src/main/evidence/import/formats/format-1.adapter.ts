@@ -15,6 +15,7 @@ import {
   type StoredEntry,
 } from '../package-documents';
 import { JsonlLineError } from '../../jsonl/line-splitter';
+import { packageOrigin } from '../package-origin';
 import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 
 // Format 1 (SPEC.md §8): manifest.json lists every file with its size and SHA-256, and each
@@ -47,7 +48,7 @@ async function readJson(
 async function readManifest(
   archive: PackageArchive,
   budget: InflateBudget,
-): Promise<{ scans: string[]; manifest: Manifest }> {
+): Promise<{ scans: string[]; manifest: Manifest; generator: string }> {
   const document = checkManifest(await readJson(archive, MANIFEST_PATH, budget, null), MANIFEST_PATH);
   const manifest: Manifest = new Map();
   for (const file of document.files) {
@@ -72,7 +73,7 @@ async function readManifest(
   for (const path of manifest.keys()) {
     if (!owned.has(path)) throw invalidPackage("listed in the manifest but part of none of the manifest's scans", path);
   }
-  return { scans: document.scans, manifest };
+  return { scans: document.scans, manifest, generator: document.generator };
 }
 
 /** timeline.jsonl, a line per entry, its digest checked against the manifest on every read. */
@@ -107,7 +108,7 @@ function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest
 
 /** The package's scans, in the manifest's order, their documents read and checked once. */
 export async function readFormat1(archive: PackageArchive, budget: InflateBudget): Promise<PackageScan[]> {
-  const { scans, manifest } = await readManifest(archive, budget);
+  const { scans, manifest, generator } = await readManifest(archive, budget);
   const result: PackageScan[] = [];
   for (const id of scans) {
     const paths = packagePaths(id);
@@ -124,6 +125,7 @@ export async function readFormat1(archive: PackageArchive, budget: InflateBudget
         scanEntry: paths.scan,
         scan,
         timeline: jsonlTimeline(archive, paths.timeline, manifest),
+        origin: packageOrigin(generator),
       }),
     );
   }

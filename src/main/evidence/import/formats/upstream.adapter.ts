@@ -68,6 +68,8 @@ export async function readUpstream(archive: PackageArchive, budget: InflateBudge
       scanEntry: scan?.entry ?? null,
       scan: scan?.document ?? null,
       timeline: inlineTimeline(evidence.entry, evidence.document),
+      // Such a package does not say what made it.
+      origin: null,
     });
   });
 }
