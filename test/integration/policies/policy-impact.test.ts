@@ -220,6 +220,16 @@ describe('policy preview and re-evaluation', () => {
     }
   });
 
+  it('takes a day as until for that whole UTC day: since and until the same day is that day', async () => {
+    const stored = await ctx.db.selectFrom('scans').select('created_at').where('organization_id', '=', orgId).execute();
+    const day = new Date(Number(stored[0]!.created_at)).toISOString().slice(0, 10);
+    const onDay = stored.filter((scan) => new Date(Number(scan.created_at)).toISOString().startsWith(day)).length;
+    const response = await post('preview', { policy: randomPolicy(random(5)), since: day, until: day });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(parseStream(response.body).result!.scanned).toBe(onDay);
+    expect(onDay).toBeGreaterThan(0);
+  });
+
   it('refuses members, bad ranges and unknown organizations before answering', async () => {
     expectError(await post('preview', { policy: randomPolicy(random(6)), ...range() }, member), 403, 'forbidden');
     expectError(await post('reevaluate', range(), member), 403, 'forbidden');

@@ -62,6 +62,7 @@ describe('GET /v1/exports/scans', () => {
     for (const query of [
       '',
       '&tool=Claude',
+      '&tool_prefix=c&sort=tokens',
       '&has_violations=true&sort=tokens',
       '&organization_id=' + orgId,
       '&since=2026-11-01T05:00:00Z&until=2026-11-01T09:00:00Z&sort=-tokens',
