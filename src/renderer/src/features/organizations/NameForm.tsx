@@ -29,13 +29,22 @@ export function NameForm({
   const reasonId = useId();
   const [name, setName] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
+  // The server's refusal was of the name sent: once the name changes it no longer applies.
+  const [edited, setEdited] = useState(false);
   const off = !permission.allowed;
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
     const found = nameProblem(name);
     setProblem(found);
+    setEdited(false);
     if (!found) onSubmit(name);
+  };
+
+  const edit = (value: string): void => {
+    setName(value);
+    setProblem(null);
+    setEdited(true);
   };
 
   const describedBy = [problem ? problemId : null, off ? reasonId : null].filter(Boolean).join(' ') || undefined;
@@ -46,7 +55,7 @@ export function NameForm({
         <input
           id={inputId}
           value={name}
-          onChange={(event) => setName(event.target.value)}
+          onChange={(event) => edit(event.target.value)}
           aria-invalid={problem ? true : undefined}
           aria-describedby={describedBy}
           disabled={off}
@@ -62,7 +71,7 @@ export function NameForm({
           {problem}
         </p>
       )}
-      {error ? <ErrorMessage error={error} /> : null}
+      {error && !edited ? <ErrorMessage error={error} /> : null}
     </form>
   );
 }

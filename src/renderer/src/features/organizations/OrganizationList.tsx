@@ -15,7 +15,7 @@ export function OrganizationList({
           <Link
             to="/organizations"
             search={{ org: org.id, tab: 'teams' }}
-            aria-current={org.id === selectedId ? 'true' : undefined}
+            aria-current={org.id === selectedId ? 'page' : undefined}
           >
             <span className="org-list-name">{org.name}</span> <span className="org-role">{org.role}</span>
           </Link>

@@ -3,9 +3,17 @@ import type { Policy } from '../../../../shared/api/policies';
 import { ErrorMessage } from '../../components/QueryState';
 import { GuardedButton } from './Guarded';
 import type { Permission } from './permissions';
-import { formToPolicy, policyToForm, type PolicyForm, type PolicyFormErrors } from './policy-form';
+import {
+  draftDiffers,
+  formToPolicy,
+  policyToForm,
+  withoutError,
+  type PolicyForm,
+  type PolicyFormErrors,
+} from './policy-form';
 import type { useSavePolicy } from './policy-api';
 import { PolicyImpactPanel } from './PolicyImpactPanel';
+import { UnsavedDraftGuard } from './UnsavedDraftGuard';
 
 function Field({
   label,
@@ -56,8 +64,12 @@ export function PolicyEditor({
   const [form, setForm] = useState<PolicyForm>(() => policyToForm(policy));
   const [errors, setErrors] = useState<PolicyFormErrors>({});
   const off = !permission.allowed;
-  const set = <K extends keyof PolicyForm>(key: K, value: PolicyForm[K]): void =>
+  const set = <K extends keyof PolicyForm>(key: K, value: PolicyForm[K]): void => {
     setForm((current) => ({ ...current, [key]: value }));
+    // A message about a value the person has since changed would be wrong, or at least stale.
+    setErrors((current) => withoutError(current, key));
+    if (save.isError) save.reset();
+  };
   const lists = 'Comma- or line-separated names; compared case-insensitively.';
 
   const submit = (event: FormEvent): void => {
@@ -73,6 +85,7 @@ export function PolicyEditor({
 
   return (
     <form className="org-policy card" onSubmit={submit} noValidate>
+      <UnsavedDraftGuard unsaved={!off && draftDiffers(form, policy)} />
       <fieldset disabled={off} title={permission.reason ?? undefined}>
         <legend className="visually-hidden">Policy rules</legend>
         <div className="org-policy-grid">

@@ -4,6 +4,8 @@ import type { TeamSummary } from '../../../../shared/api/teams';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
 import { useClock } from '../../lib/use-clock';
 import { GuardedButton } from './Guarded';
+import { candidatesToAdd } from './member-candidates';
+import { MemberPicker } from './MemberPicker';
 import { MemberTable } from './MemberTable';
 import { useMembers } from './organizations-api';
 import { permission } from './permissions';
@@ -20,8 +22,14 @@ export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSu
   const [userId, setUserId] = useState('');
 
   const list = members.data?.members ?? [];
-  const inTeam = new Set(list.map((m) => m.user_id));
-  const candidates = (orgMembers.data?.members ?? []).filter((m) => !inTeam.has(m.user_id));
+  const candidates = candidatesToAdd(
+    (orgMembers.data?.members ?? []).map((m) => ({ id: m.user_id, name: m.name })),
+    list.map((m) => m.user_id),
+  );
+  const choose = (id: string): void => {
+    setUserId(id);
+    add.reset();
+  };
 
   const submit = (event: FormEvent): void => {
     event.preventDefault();
@@ -52,20 +60,15 @@ export function TeamMembers({ orgId, team, role }: { orgId: string; team: TeamSu
       {remove.error ? <ErrorMessage error={remove.error} /> : null}
       <form className="org-row" onSubmit={submit}>
         <label htmlFor={selectId}>Add an organization member</label>
-        <select
+        <MemberPicker
           id={selectId}
+          candidates={candidates}
           value={userId}
-          onChange={(e) => setUserId(e.target.value)}
-          disabled={!may.allowed || candidates.length === 0}
+          onChange={choose}
+          disabled={!may.allowed}
           title={may.reason ?? undefined}
-        >
-          <option value="">{candidates.length === 0 ? 'Everyone is already in the team' : 'Choose a member…'}</option>
-          {candidates.map((m) => (
-            <option key={m.user_id} value={m.user_id}>
-              {m.name} ({m.user_id})
-            </option>
-          ))}
-        </select>
+          everyoneIn="Everyone is already in the team"
+        />
         <GuardedButton type="submit" permission={may} disabled={!userId || add.isPending}>
           Add to team
         </GuardedButton>

@@ -23,7 +23,7 @@ export function TeamsTab({ orgId, role, teamId }: { orgId: string; role: Role | 
               <Link
                 to="/organizations"
                 search={{ org: orgId, tab: 'teams', team: team.id }}
-                aria-current={team.id === teamId ? 'true' : undefined}
+                aria-current={team.id === teamId ? 'page' : undefined}
               >
                 {team.name}
               </Link>{' '}

@@ -64,3 +64,29 @@ export function formToPolicy(form: PolicyForm): { policy: Policy } | { errors: P
     },
   };
 }
+
+/** The errors without the one of `key`: that field was edited, and its message may no longer hold. */
+export function withoutError(errors: PolicyFormErrors, key: keyof PolicyForm): PolicyFormErrors {
+  if (!(key in errors)) return errors;
+  return Object.fromEntries(Object.entries(errors).filter(([name]) => name !== key)) as PolicyFormErrors;
+}
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null): boolean =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((name, index) => name === b[index]);
+
+/**
+ * Whether the form says something other than the saved policy, so that leaving would lose it. A
+ * value that does not parse counts as a change; spacing, separators and repeats do not.
+ */
+export function draftDiffers(form: PolicyForm, saved: Policy): boolean {
+  const parsed = formToPolicy(form);
+  if ('errors' in parsed) return true;
+  const draft = parsed.policy;
+  return (
+    draft.max_tokens_per_scan !== saved.max_tokens_per_scan ||
+    draft.max_tokens_per_request !== saved.max_tokens_per_request ||
+    !sameList(draft.allowed_tools, saved.allowed_tools) ||
+    !sameList(draft.blocked_tools, saved.blocked_tools) ||
+    !sameList(draft.blocked_actions, saved.blocked_actions)
+  );
+}
