@@ -6,8 +6,9 @@ import { isPostgres } from './dialect';
 // An imported scan is stored under an id of the importer's own; the id it had in its package
 // (an upstream id from a ticket, say) and what made the package are kept beside it, so that the
 // importer can find the scan by that id. Scans imported before this kept neither: they stay null.
-// The index serves the one lookup there is, an importer's own scans by package id; submitted
-// scans have no package id and stay out of it.
+// The index serves the one lookup there is, an importer's own scans by package id, in the list's
+// order: without created_at and id in it, SQLite preferred walking all of the user's scans in
+// order over sorting the few matches. Submitted scans have no package id and stay out of it.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema of their day
 export async function up(db: Kysely<any>): Promise<void> {
@@ -17,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('scans_package_id')
     .on('scans')
-    .columns(['submitted_by', 'package_id'])
+    .columns(['submitted_by', 'package_id', 'created_at', 'id'])
     .where(sql.ref('package_id'), 'is not', null)
     .execute();
 }
