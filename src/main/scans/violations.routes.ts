@@ -21,7 +21,8 @@ export const violationRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app,
         summary: "A page of a scan's violations in the scan's order, with their total (extension)",
         description:
           `The scan object lists at most its first ${SCAN_VIOLATIONS_INLINE_MAX} violations; this pages through all ` +
-          'of them, in the same order. A scan you cannot see is 404, as for the scan itself.',
+          'of them, in the same order; `rule` and `severity` page through one row of the summary alone. A scan ' +
+          'you cannot see is 404, as for the scan itself.',
         params: ScanParams,
         querystring: ViolationPageQuery,
         response: { 200: ViolationPage },

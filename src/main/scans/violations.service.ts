@@ -11,7 +11,7 @@ import { notFound } from '../http/domain-error';
 import { toViolation } from './scan-mapping';
 import { findVisibleScan } from './scans.repository';
 import { violationSummary } from './violation-summary';
-import { violationCountsByEntry, violationCountsByRule, violationRows } from './violations.repository';
+import { violationCount, violationCountsByEntry, violationCountsByRule, violationRows } from './violations.repository';
 
 const TIMELINE_INDEX_MAX = 2 ** 31 - 1;
 
@@ -29,8 +29,10 @@ export async function violationPage(
   query: ViolationPageQuery,
 ): Promise<ViolationPage> {
   const scan = await visibleScan(db, userId, scanId);
-  const rows = query.offset >= scan.violation_count ? [] : await violationRows(db, scanId, query);
-  return { total: scan.violation_count, violations: rows.map(toViolation) };
+  const filtered = query.rule !== undefined || query.severity !== undefined;
+  const total = filtered ? await violationCount(db, scanId, query) : scan.violation_count;
+  const rows = query.offset >= total ? [] : await violationRows(db, scanId, query);
+  return { total, violations: rows.map(toViolation) };
 }
 
 export async function readViolationSummary(db: Db, userId: string, scanId: string): Promise<ViolationSummary> {

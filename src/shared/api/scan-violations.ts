@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { plainText } from './common';
 import { SeveritySchema, Violation } from './scans';
 
 /**
@@ -12,13 +13,19 @@ export const ViolationPageQuery = Type.Object(
   {
     offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }),
     limit: Type.Integer({ minimum: 1, maximum: VIOLATION_PAGE_MAX, default: VIOLATION_PAGE_DEFAULT }),
+    rule: Type.Optional(plainText({ description: 'only violations of this rule (exact), as the summary lists it' })),
+    severity: Type.Optional(SeveritySchema),
   },
   { additionalProperties: false },
 );
 export type ViolationPageQuery = Static<typeof ViolationPageQuery>;
 
 export const ViolationPage = Type.Object({
-  total: Type.Integer({ minimum: 0, description: "all the scan's violations, as the scan's `violation_count`" }),
+  total: Type.Integer({
+    minimum: 0,
+    description:
+      "the violations that `rule` and `severity` select: all the scan's (its `violation_count`) without them",
+  }),
   violations: Type.Array(Violation),
 });
 export type ViolationPage = Static<typeof ViolationPage>;

@@ -142,6 +142,37 @@ describe('paged violations', () => {
     expect(beyond).toEqual({ total: LARGE_TOTAL, violations: [] });
   });
 
+  it('pages through one rule and severity alone, in the scan order, with its own total', async () => {
+    const all = await allViolations(large.id);
+    const blocked = all.filter((v) => v.rule === 'action.blocked' && v.severity === 'high');
+    const walked: Violation[] = [];
+    for (let offset = 0; ; offset += 300) {
+      const page = await get<ViolationPage>(
+        `/v1/scans/${large.id}/violations?rule=action.blocked&severity=high&offset=${offset}&limit=300`,
+      );
+      expect(page.total).toBe(LARGE_ENTRIES / 5);
+      if (page.violations.length === 0) break;
+      walked.push(...page.violations);
+    }
+    expect(walked).toEqual(blocked);
+
+    const byRule = await get<ViolationPage>(`/v1/scans/${large.id}/violations?rule=tokens.scan_limit`);
+    expect(byRule).toEqual({ total: 1, violations: all.filter((v) => v.rule === 'tokens.scan_limit') });
+    const bySeverity = await get<ViolationPage>(`/v1/scans/${large.id}/violations?severity=low&limit=5`);
+    expect(bySeverity.total).toBe(LARGE_ENTRIES);
+    expect(bySeverity.violations).toEqual(all.filter((v) => v.severity === 'low').slice(0, 5));
+    // A rule under another severity than it has selects nothing.
+    const none = await get<ViolationPage>(`/v1/scans/${large.id}/violations?rule=action.blocked&severity=low`);
+    expect(none).toEqual({ total: 0, violations: [] });
+    // The scan's visibility holds for a rule's page too.
+    const hidden = await ctx.request({
+      method: 'GET',
+      url: `/v1/scans/${large.id}/violations?rule=action.blocked`,
+      as: outsider,
+    });
+    expectError(hidden, 404, 'not_found');
+  });
+
   it('refuses pages outside the limits, naming the parameter', async () => {
     for (const [query, field] of [
       ['limit=0', 'limit'],
@@ -149,6 +180,7 @@ describe('paged violations', () => {
       ['offset=-1', 'offset'],
       ['offset=x', 'offset'],
       ['after=vio_1', 'after'],
+      ['severity=urgent', 'severity'],
     ] as const) {
       const response = await ctx.request({ method: 'GET', url: `/v1/scans/${large.id}/violations?${query}` });
       const error = expectError(response, 400, 'validation_failed');
