@@ -58,6 +58,9 @@ export function scanBlock(scan: Scan): string {
     ['status', scan.status],
     ['organization', scan.organization_id ?? 'none'],
     ['source', scan.source],
+    // An imported scan's id in its package: what a ticket or the upstream dashboard calls it.
+    ...(scan.package_id === undefined ? [] : [['package id', scan.package_id] as [string, string]]),
+    ...(scan.package_origin === undefined ? [] : [['package from', scan.package_origin] as [string, string]]),
   ]);
 }
 

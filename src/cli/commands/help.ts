@@ -33,14 +33,15 @@ export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org
   Submits a scan and prints its id and policy violations; exits 3 when there are violations.
   --timeline reads one {"timestamp", "action", "tokens"} object per line; --tokens then defaults to their sum.`;
 
-export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--limit 50] [--offset 0] [--json]
+export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--limit 50] [--offset 0] [--json]
 scandesk scans get SCAN_ID [--json]
 scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   Lists the scans you can see, newest first, or shows one scan with its violations (the first 1,000;
   \`scans violations\` pages through all of them, up to 1,000 at a time).
   DATE is a UTC day (2026-11-01) or an ISO 8601 date-time. --since includes it; --until with a day
   includes that whole UTC day (--since 2026-11-01 --until 2026-11-01 lists that day's scans), with a
-  date-time it ends just before that instant.`;
+  date-time it ends just before that instant. --package-id finds the scans you imported by the id
+  they had in their package (shown by \`scans get\` as "package id").`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]
@@ -56,8 +57,9 @@ export const exportHelp = `scandesk export --out FILE.zip [--force] SCAN_ID... [
 export const importHelp = `scandesk import FILE.zip... [--json]
   Imports evidence packages (format 1, or upstream downloads), each all or nothing, and prints per file
   the scans imported, those already present unchanged, or why the server refused it. Scans are listed
-  by the ids they are stored under: a scan you do not own gets an id of its own, shown with the
-  package's id for it. Exits 1 if any file was refused or could not be read.`;
+  by the ids they are stored under: a scan you cannot see gets an id of its own, shown with the
+  package's id for it (\`scans list --package-id\` finds it by that id later). Exits 1 if any file
+  was refused or could not be read.`;
 
 export const policyHelp = `scandesk policy get ORG_ID [--json]
 scandesk policy set ORG_ID [--max-tokens-per-scan N|none] [--max-tokens-per-request N|none] [--allowed-tools a,b|any]

@@ -17,6 +17,7 @@ const LIST_OPTIONS = {
   status: { type: 'string' },
   org: { type: 'string' },
   'has-violations': { type: 'string' },
+  'package-id': { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
 } as const;
@@ -58,6 +59,8 @@ function listQuery(values: Partial<Record<keyof typeof LIST_OPTIONS, string | bo
   if (tool !== undefined) query.set('tool', tool);
   if (status !== undefined) query.set('status', status);
   if (org !== undefined) query.set('organization_id', org);
+  const packageId = text('package-id');
+  if (packageId !== undefined) query.set('package_id', packageId);
   return query;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { table } from '../../../src/cli/output';
-import { breakdownText, pageFooter, timelineBlock, violationsBlock } from '../../../src/cli/scan-format';
-import type { TimelineEntry } from '../../../src/shared/api/scans';
+import { breakdownText, pageFooter, scanBlock, timelineBlock, violationsBlock } from '../../../src/cli/scan-format';
+import type { Scan, TimelineEntry } from '../../../src/shared/api/scans';
 
 describe('pageFooter', () => {
   it('says which slice of how many is shown, and how to get the next', () => {
@@ -70,5 +70,31 @@ describe('table and breakdownText', () => {
   it('writes a breakdown as `type count` pairs', () => {
     expect(breakdownText({})).toBe('none');
     expect(breakdownText({ input: 1200, output: 30 })).toBe('input 1,200, output 30');
+  });
+});
+
+describe('scanBlock', () => {
+  const scan: Scan = {
+    id: 'scan_1',
+    created_at: '2026-11-21T04:16:15.470Z',
+    tool: 'cursor',
+    action: 'chat',
+    tokens: 1200,
+    status: 'completed',
+    violations: [],
+    violation_count: 0,
+    violations_truncated: false,
+    organization_id: null,
+    source: 'imported',
+  };
+
+  it("names an imported scan's package id and origin, and says nothing of them for other scans", () => {
+    expect(scanBlock(scan)).not.toContain('package');
+    const lines = scanBlock({ ...scan, package_id: 'UP-1', package_origin: 'scandesk 0.4.0' }).split('\n');
+    expect(lines.slice(-2)).toEqual(['package id    UP-1', 'package from  scandesk 0.4.0']);
+  });
+
+  it('escapes control characters in an origin', () => {
+    expect(scanBlock({ ...scan, package_id: 'UP-1', package_origin: 'x\u001b[2Jy' })).not.toContain('\u001b');
   });
 });
