@@ -73,3 +73,34 @@ test('"select all matching" takes every scan of the filtered list, up to the exp
     page.getByRole('button', { name: `Select the first 1,000 of ${all.total.toLocaleString('en-US')} matching` }),
   ).toBeVisible();
 });
+
+test('an export in progress says how many of the selected scans are written so far', async ({ page }) => {
+  await signIn(page, '/scans?limit=100');
+  const bar = page.getByRole('region', { name: 'Selection' });
+  await page.getByRole('checkbox', { name: 'Select every scan on this page' }).check();
+  await expect(bar).toContainText('100 selected');
+  // Every text the progress shows, however briefly: a fast export may pass in one frame.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { exportProgress: string[] }).exportProgress = seen;
+    new MutationObserver(() => {
+      const text = document.querySelector('.export-progress')?.textContent?.trim();
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    bar.getByRole('button', { name: 'Export evidence (ZIP)' }).click(),
+  ]);
+  expect(await packageScanIds((await download.path())!)).toHaveLength(100);
+  const seen = await page.evaluate(() => (window as unknown as { exportProgress: string[] }).exportProgress);
+  expect(seen.length).toBeGreaterThan(0);
+  const counts = seen.map((text) => {
+    const match = /^(\d+) of 100 scans$/.exec(text);
+    expect(match, text).not.toBeNull();
+    return Number(match![1]);
+  });
+  expect(counts[0]).toBe(0);
+  expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  await expect(bar.locator('.export-progress')).toHaveCount(0);
+});

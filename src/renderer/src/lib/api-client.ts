@@ -82,9 +82,14 @@ export function uploadWithProgress<T>(
 
 /**
  * POSTs `body` and saves the file the server answers (an evidence package, say) as the browser's
- * download, under the server's filename.
+ * download, under the server's filename. `onChunk` sees the bytes as they arrive, for progress.
  */
-export async function apiDownload(path: string, body: unknown, fallbackName: string): Promise<string> {
+export async function apiDownload(
+  path: string,
+  body: unknown,
+  fallbackName: string,
+  onChunk?: (chunk: Uint8Array) => void,
+): Promise<string> {
   const response = await send(path, {
     method: 'POST',
     credentials: 'same-origin',
@@ -93,7 +98,7 @@ export async function apiDownload(path: string, body: unknown, fallbackName: str
   });
   if (!response.ok) throw await toServerError(response);
   const name = attachmentName(response.headers.get('Content-Disposition'), fallbackName);
-  const url = URL.createObjectURL(await response.blob());
+  const url = URL.createObjectURL(onChunk ? await readAll(response, onChunk) : await response.blob());
   try {
     const link = document.createElement('a');
     link.href = url;
@@ -104,4 +109,18 @@ export async function apiDownload(path: string, body: unknown, fallbackName: str
     setTimeout(() => URL.revokeObjectURL(url), 0);
   }
   return name;
+}
+
+async function readAll(response: Response, onChunk: (chunk: Uint8Array) => void): Promise<Blob> {
+  const type = response.headers.get('Content-Type') ?? '';
+  if (!response.body) return response.blob();
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    onChunk(value);
+  }
+  return new Blob(parts, { type });
 }

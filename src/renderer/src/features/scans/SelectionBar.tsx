@@ -6,6 +6,7 @@ import { ErrorMessage } from '../../components/QueryState';
 import { apiDownload, apiGet } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { toScanListQuery, type ScansSearch } from './scans-search';
+import { PackageProgress } from './package-progress';
 import type { Selection } from './selection';
 
 const PAGE = 500;
@@ -37,15 +38,25 @@ export function SelectionBar({
   onSelect: (next: Selection) => void;
 }) {
   const [notice, setNotice] = useState<string>();
+  // Scans written into the package so far, read off the download as it streams in.
+  const [written, setWritten] = useState(0);
   const selectAll = useMutation({
     mutationFn: () => matchingIds(search, EXPORT_MAX_SCANS),
     onSuccess: (ids) => onSelect({ ids: new Set(ids), anchor: undefined }),
   });
   const exportZip = useMutation({
-    mutationFn: () => apiDownload('/v1/evidence/exports', { scan_ids: [...selection.ids] }, 'scandesk-evidence.zip'),
+    mutationFn: (ids: string[]) => {
+      const progress = new PackageProgress();
+      setWritten(0);
+      return apiDownload('/v1/evidence/exports', { scan_ids: ids }, 'scandesk-evidence.zip', (chunk) => {
+        progress.push(chunk);
+        setWritten(progress.done);
+      });
+    },
     onSuccess: (name) => setNotice(`Saved ${name}.`),
   });
   const count = selection.ids.size;
+  const exporting = exportZip.isPending ? (exportZip.variables?.length ?? count) : 0;
   const capped = total > EXPORT_MAX_SCANS;
   const allLabel = capped
     ? `Select the first ${formatCount(EXPORT_MAX_SCANS)} of ${formatCount(total)} matching (the export limit)`
@@ -64,12 +75,18 @@ export function SelectionBar({
           <button
             type="button"
             className="primary"
-            onClick={() => exportZip.mutate()}
+            onClick={() => exportZip.mutate([...selection.ids])}
             disabled={exportZip.isPending || count > EXPORT_MAX_SCANS}
             title={count > EXPORT_MAX_SCANS ? `At most ${EXPORT_MAX_SCANS} scans per package` : undefined}
           >
             {exportZip.isPending ? 'Exporting…' : 'Export evidence (ZIP)'}
           </button>
+          {exportZip.isPending && (
+            <span className="export-progress" role="status">
+              <progress max={exporting} value={written} aria-label="Scans exported" /> {formatCount(written)} of{' '}
+              {formatCount(exporting)} scans
+            </span>
+          )}
           <button type="button" onClick={() => onSelect({ ids: new Set(), anchor: undefined })}>
             Clear
           </button>
