@@ -63,10 +63,16 @@ export interface TimeTicks {
  * `maxTicks` ticks, each on that interval of the zone's clock (08:00, 08:15… never where the data
  * happens to be), so that every time axis reads the same way.
  */
-export function timeTicks(from: number, to: number, zone: string, maxTicks: number): TimeTicks {
-  const limit = Math.max(2, Math.floor(maxTicks));
+export function timeTicks(
+  from: number,
+  to: number,
+  zone: string,
+  maxTicks: number | ((step: number) => number),
+): TimeTicks {
+  const limitOf = (step: number) => Math.max(2, Math.floor(typeof maxTicks === 'number' ? maxTicks : maxTicks(step)));
   const span = Math.max(0, to - from);
-  const step = STEPS.find((s) => Math.floor(span / lengthOf(s)) + 1 <= limit) ?? STEPS[STEPS.length - 1]!;
+  const step =
+    STEPS.find((s) => Math.floor(span / lengthOf(s)) + 1 <= limitOf(lengthOf(s))) ?? STEPS[STEPS.length - 1]!;
   const wallFrom = toWall(from, zone);
   const wallTo = toWall(to, zone);
   const instants = new Set<number>();
@@ -88,15 +94,15 @@ export function tickFormat(from: number, to: number, zone: string, step: number)
   return (ms) => formatClock(ms, zone, seconds);
 }
 
-/** About how wide (px) a tick label of a span is, so that the ticks a width holds can be counted. */
-export function tickLabelWidth(from: number, to: number, zone: string): number {
+/** About how wide (px) a tick label of `step` over a span is, so that the ticks a width holds can be counted. */
+export function tickLabelWidth(from: number, to: number, zone: string, step: number): number {
   // Axis labels are about 12px digits: some 6.6px each, and a gap that keeps neighbours apart.
   const CHAR_PX = 6.6;
   const GAP_PX = 20;
-  const chars = crossesDays(from, to, zone) ? 16 : 8;
+  const chars = tickFormat(from, to, zone, step)(from).length;
   return chars * CHAR_PX + GAP_PX;
 }
 
 /** The ticks an axis `width` px wide holds over the span without labels running into each other. */
 export const ticksForWidth = (from: number, to: number, zone: string, width: number): TimeTicks =>
-  timeTicks(from, to, zone, Math.floor(width / tickLabelWidth(from, to, zone)) + 1);
+  timeTicks(from, to, zone, (step) => Math.floor(width / tickLabelWidth(from, to, zone, step)) + 1);

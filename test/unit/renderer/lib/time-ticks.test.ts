@@ -103,4 +103,10 @@ describe('timeTicks', () => {
     );
     expect(ticksForWidth(from, to, 'UTC', 300).ticks.length).toBeLessThanOrEqual(4);
   });
+
+  it('counts a label by what it shows: bare dates take less room than dated times', () => {
+    const week = ticksForWidth(at('2026-11-18T00:00:00Z'), at('2026-11-25T00:00:00Z'), 'UTC', 700);
+    expect(week.step).toBe(86_400_000);
+    expect(week.ticks.map(week.format)[0]).toBe('2026-11-18');
+  });
 });
