@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import type { User } from '../../../shared/api/users';
@@ -9,7 +8,8 @@ import { ImportProvider, useImport } from '../features/import/import-context';
 import { LiveProvider } from '../features/live/live-context';
 import { LiveStatus } from '../features/live/LiveStatus';
 import { EndedSessionProvider, useEndedSession } from '../features/settings/ended-session-context';
-import { api, NetworkError, ServerError } from '../lib/api-client';
+import { useMe } from '../features/users/users-api';
+import { NetworkError, ServerError } from '../lib/api-client';
 import { useGlobalShortcuts } from './shortcuts';
 import { useTheme } from './theme';
 
@@ -82,7 +82,7 @@ export function Layout() {
 }
 
 function SessionGate() {
-  const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me'), retry: false });
+  const me = useMe();
   const { held } = useEndedSession();
   // A refused refetch keeps the last answer, so a held page goes on showing who it was.
   const user = me.data;

@@ -3,9 +3,10 @@ import { useEffect } from 'react';
 import type { ScanList } from '../../../../shared/api/scans';
 import { apiGet } from '../../lib/api-client';
 import { useLive } from '../live/live-context';
+import { scanKeys } from '../scans/scans-api';
 
 const QUERY = { limit: 1, offset: 0 } as const;
-const KEY = ['scans', 'list', QUERY] as const;
+const KEY = scanKeys.list(QUERY);
 
 /**
  * How many scans this user can see in the whole workspace, whatever the page filters: 0 is a

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { ScanSummary } from '../../../../shared/api/scans';
+import { statsKeys } from '../overview/stats-api';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'unsupported';
 
@@ -48,7 +49,7 @@ export function LiveProvider({ children }: { children: ReactNode }) {
       pending.timer = setTimeout(() => {
         pending.timer = undefined;
         pending.last = Date.now();
-        void queryClient.invalidateQueries({ queryKey: ['stats'] });
+        void queryClient.invalidateQueries({ queryKey: statsKeys.all });
       }, wait);
     };
     let source: EventSource | undefined;

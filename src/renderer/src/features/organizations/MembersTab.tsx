@@ -1,21 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Role } from '../../../../shared/api/common';
-import type { User } from '../../../../shared/api/users';
 import { ErrorMessage, QueryState } from '../../components/QueryState';
-import { api } from '../../lib/api-client';
 import { useClock } from '../../lib/use-clock';
 import { AddMemberForm } from './AddMemberForm';
 import { Reason } from './Guarded';
 import { MemberTable } from './MemberTable';
 import { useMembers, useRemoveMember, useSetMemberRole } from './organizations-api';
 import { permission, ROLE_OPTIONS } from './permissions';
+import { useMe } from '../users/users-api';
 
 const ROLE_REASON_ID = 'org-role-reason';
 
 export function MembersTab({ orgId, role }: { orgId: string; role: Role | undefined }) {
   const members = useMembers(orgId);
   const clock = useClock();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me') });
+  const me = useMe();
   const setRole = useSetMemberRole(orgId);
   const remove = useRemoveMember(orgId);
   const maySetRoles = permission(role, 'set-roles');

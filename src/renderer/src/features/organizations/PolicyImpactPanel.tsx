@@ -5,6 +5,8 @@ import { DAY_MS } from '../../../../shared/time';
 import { IsoDateInput, type IsoDateValue } from '../../components/IsoDateInput';
 import { ErrorMessage } from '../../components/QueryState';
 import { formatCount } from '../../lib/format';
+import { statsKeys } from '../overview/stats-api';
+import { scanKeys } from '../scans/scans-api';
 import { change, impactRows } from './impact-rows';
 import { streamImpact, type ImpactProgress } from './policy-impact-api';
 
@@ -81,8 +83,8 @@ export function PolicyImpactPanel({
     mutationFn: () => streamImpact(policyPath(orgId, 'reevaluate'), range, setProgress),
     onSuccess: () => {
       preview.reset();
-      void queryClient.invalidateQueries({ queryKey: ['stats'] });
-      void queryClient.invalidateQueries({ queryKey: ['scans'] });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: scanKeys.all });
     },
   });
   const running = preview.isPending || apply.isPending;

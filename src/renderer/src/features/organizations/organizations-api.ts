@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Member, MemberList, Organization, OrganizationList } from '../../../../shared/api/organizations';
 import type { Role } from '../../../../shared/api/common';
-import type { UserList } from '../../../../shared/api/users';
 import { api, apiGet } from '../../lib/api-client';
+import { userKeys } from '../users/users-api';
+
+export { useUsers } from '../users/users-api';
 
 const enc = encodeURIComponent;
 
@@ -13,10 +15,24 @@ export const orgKeys = {
   teams: (id: string) => ['organization', id, 'teams'] as const,
   policy: (id: string) => ['organization', id, 'policy'] as const,
   team: (teamId: string) => ['organization', 'team', teamId, 'members'] as const,
+  /** Every team's members, of any organization. */
+  teamMembers: ['organization', 'team'] as const,
 };
 
-export const useOrganizations = () =>
-  useQuery({ queryKey: orgKeys.list, queryFn: () => apiGet<OrganizationList>('/v1/organizations') });
+const organizationList = () => apiGet<OrganizationList>('/v1/organizations');
+
+/** The list every view names organizations from (this page, the scans filter, a scan), so a rename shows everywhere. */
+export const useOrganizations = () => useQuery({ queryKey: orgKeys.list, queryFn: organizationList });
+
+/** One organization's name from that same list; undefined while it loads or if it is not visible. */
+export const useOrganizationName = (organizationId: string | null) =>
+  useQuery({
+    queryKey: orgKeys.list,
+    queryFn: organizationList,
+    enabled: organizationId !== null,
+    select: (list: OrganizationList) =>
+      list.organizations.find((organization) => organization.id === organizationId)?.name,
+  });
 
 export const useOrganization = (id: string) =>
   useQuery({ queryKey: orgKeys.detail(id), queryFn: () => apiGet<Organization>(`/v1/organizations/${enc(id)}`) });
@@ -26,10 +42,6 @@ export const useMembers = (id: string) =>
     queryKey: orgKeys.members(id),
     queryFn: () => apiGet<MemberList>(`/v1/organizations/${enc(id)}/members`),
   });
-
-/** Only the workspace owner may list users; anyone else gets 403 and types an id instead. */
-export const useUsers = () =>
-  useQuery({ queryKey: ['users'], queryFn: () => apiGet<UserList>('/v1/users'), retry: false });
 
 export function useCreateOrganization() {
   const client = useQueryClient();
@@ -57,14 +69,14 @@ export function useDeleteOrganization(id: string) {
     onSuccess: () => {
       client.removeQueries({ queryKey: orgKeys.detail(id) });
       // Its scans went with it.
-      return client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+      return client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== userKeys.me[0] });
     },
   });
 }
 
 function useInvalidateOrg(id: string) {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: ['organization', id] });
+  return () => client.invalidateQueries({ queryKey: orgKeys.detail(id) });
 }
 
 export function useSetMemberRole(id: string) {
@@ -84,7 +96,7 @@ export function useRemoveMember(id: string) {
     onSuccess: async () => {
       await invalidate();
       // Removing a member also removes them from the org's teams.
-      await client.invalidateQueries({ queryKey: ['organization', 'team'] });
+      await client.invalidateQueries({ queryKey: orgKeys.teamMembers });
     },
   });
 }

@@ -1,3 +1,4 @@
+import { SEVERITIES } from '../../../../shared/api/scans';
 import type { TokenStatsBucket, ViolationStats } from '../../../../shared/api/stats';
 import { bucketWidth, type TimeRange } from './time-range';
 
@@ -14,8 +15,6 @@ export interface Series {
 }
 
 export type TimeRow = { start: number } & Record<string, number>;
-
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 
 /** Every bucket start of the range, so empty buckets chart as zero instead of being skipped. */
 export function bucketStarts(range: TimeRange): number[] {

@@ -3,6 +3,7 @@ import type { StatGroup, TokenStats, ViolationStats } from '../../../../shared/a
 import { apiGet } from '../../lib/api-client';
 import { sameRangeMovedOn, type StatsQuery } from './live-range';
 import type { TimeRange } from './time-range';
+import { statsKeys } from './stats-api';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -18,7 +19,7 @@ function whileMovingOn<T>(query: StatsQuery) {
 export function useTokenStats(range: TimeRange, groupBy: StatGroup) {
   const query = { since: iso(range.since), until: iso(range.until), bucket: range.bucket, group_by: groupBy };
   return useQuery({
-    queryKey: ['stats', 'tokens', query],
+    queryKey: statsKeys.tokens(query),
     queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', query),
     placeholderData: whileMovingOn<TokenStats>(query),
   });
@@ -27,7 +28,7 @@ export function useTokenStats(range: TimeRange, groupBy: StatGroup) {
 export function useViolationStats(range: TimeRange) {
   const query = { since: iso(range.since), until: iso(range.until) };
   return useQuery({
-    queryKey: ['stats', 'violations', query],
+    queryKey: statsKeys.violations(query),
     queryFn: () => apiGet<ViolationStats>('/v1/stats/violations', query),
     placeholderData: whileMovingOn<ViolationStats>(query),
   });

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Scan } from '../../../../shared/api/scans';
 import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { formatCount } from '../../lib/format';
-import { useOrganizationName } from './use-scan-detail';
+import { useOrganizationName } from '../organizations/organizations-api';
 
 function CopyId({ id }: { id: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();

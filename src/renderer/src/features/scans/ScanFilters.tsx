@@ -2,7 +2,7 @@ import { DateFilter, SelectFilter } from '../../components/FilterField';
 import { ToolField } from './ToolField';
 import { SCAN_STATUSES } from '../../../../shared/api/scans';
 import { withFilter, type ScansSearch } from './scans-search';
-import { useOrganizations } from './use-scans';
+import { useOrganizations } from '../organizations/organizations-api';
 
 /** The filter bar; every change becomes a new URL (and a first page). The table's headers sort. */
 export function ScanFilters({ search, onChange }: { search: ScansSearch; onChange: (next: ScansSearch) => void }) {

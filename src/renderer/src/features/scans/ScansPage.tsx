@@ -8,6 +8,7 @@ import { FirstVisit } from '../first-visit/FirstVisit';
 import { useStoreTotal } from '../first-visit/use-store-total';
 import { NewScansPill } from '../live/NewScansPill';
 import { ListDownloads } from './ListDownloads';
+import { scanKeys } from './scans-api';
 import { clickPage, clickRow, EMPTY_SELECTION, pageState } from './selection';
 import { SelectionBar } from './SelectionBar';
 import { Pager } from './Pager';
@@ -55,7 +56,7 @@ export function ScansPage() {
   const shown = useMemo(() => new Set(rows.map((scan) => scan.id)), [rows]);
   const showNew = useCallback(() => {
     go({ ...search, offset: undefined });
-    void queryClient.invalidateQueries({ queryKey: ['scans', 'list'] });
+    void queryClient.invalidateQueries({ queryKey: scanKeys.lists });
   }, [go, search, queryClient]);
 
   return (

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { userKeys } from '../users/users-api';
 
 interface EndedSession {
   /** The session has ended but the page must stay: the sign-in screen waits until `release`. */
@@ -23,7 +24,7 @@ export function EndedSessionProvider({ children }: { children: ReactNode }) {
   const hold = useCallback(() => setHeld(true), []);
   const release = useCallback(() => {
     setHeld(false);
-    void client.invalidateQueries({ queryKey: ['me'] });
+    void client.invalidateQueries({ queryKey: userKeys.me });
   }, [client]);
   const value = useMemo(() => ({ held, hold, release }), [held, hold, release]);
   return <EndedSessionContext.Provider value={value}>{children}</EndedSessionContext.Provider>;

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CreatedToken, TokenList } from '../../../../shared/api/tokens';
-import type { User, UserList } from '../../../../shared/api/users';
 import { api, apiGet } from '../../lib/api-client';
+
+export { useMe, useUsers } from '../users/users-api';
 
 const enc = encodeURIComponent;
 
@@ -9,12 +10,6 @@ export const tokenKeys = {
   all: ['tokens'] as const,
   of: (userId: string) => ['tokens', userId] as const,
 };
-
-export const useMe = () => useQuery({ queryKey: ['me'], queryFn: () => api<User>('GET', '/v1/me'), retry: false });
-
-/** Every user, for the workspace owner's picker; anyone else gets 403 and manages only their own. */
-export const useUsers = () =>
-  useQuery({ queryKey: ['users'], queryFn: () => apiGet<UserList>('/v1/users'), retry: false });
 
 export const useTokens = (userId: string | undefined) =>
   useQuery({

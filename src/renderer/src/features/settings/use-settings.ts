@@ -1,10 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { Settings } from '../../../../shared/api/settings';
 import { api, apiGet } from '../../lib/api-client';
+import { settingsKeys } from './settings-api';
 
 export function useSettings() {
   // A 403 (not the workspace owner) is an answer, not a hiccup: no retries.
-  return useQuery({ queryKey: ['settings'], queryFn: () => apiGet<Settings>('/v1/settings'), retry: false });
+  return useQuery({ queryKey: settingsKeys.all, queryFn: () => apiGet<Settings>('/v1/settings'), retry: false });
 }
 
 export function useSignOut() {

@@ -1,0 +1,22 @@
+/**
+ * Every query over scans and their evidence starts with `scans`, so that what changes scans (a
+ * policy applied, an import) refreshes them all with one prefix; the list's pages share `lists`.
+ */
+export const scanKeys = {
+  all: ['scans'] as const,
+  lists: ['scans', 'list'] as const,
+  list: (query: Readonly<Record<string, string | number | boolean | undefined>>) => ['scans', 'list', query] as const,
+  detail: (scanId: string) => ['scans', 'detail', scanId] as const,
+  evidenceSummary: (scanId: string) => ['scans', 'evidence-summary', scanId] as const,
+  timelinePage: (scanId: string, action: string | null, page: number, since: string | null, until: string | null) =>
+    ['scans', 'timeline-page', scanId, action, page, since, until] as const,
+  timelineRaw: (scanId: string, since: string | null, until: string | null) =>
+    ['scans', 'timeline-raw', scanId, since, until] as const,
+  timelineBuckets: (scanId: string, count: number) => ['scans', 'timeline-buckets', scanId, count] as const,
+  windowBuckets: (scanId: string, count: number, since: string | null, until: string | null) =>
+    ['scans', 'timeline-buckets', scanId, count, since, until] as const,
+  violationSummary: (scanId: string) => ['scans', 'violation-summary', scanId] as const,
+  violationPage: (scanId: string, page: number, rule: string, severity: string) =>
+    ['scans', 'violation-page', scanId, page, rule, severity] as const,
+  violationEntries: (scanId: string, chunk: number) => ['scans', 'violation-entries', scanId, chunk] as const,
+};
