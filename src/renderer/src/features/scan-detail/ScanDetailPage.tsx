@@ -5,6 +5,7 @@ import { QueryState } from '../../components/QueryState';
 import { ServerError } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { parseScanDetailSearch, type ScanDetailSearch } from './detail-search';
+import { PackageIdFallback } from './PackageIdFallback';
 import { ScanSummaryCard } from './ScanSummaryCard';
 import { breakdownRows } from './timeline-shaping';
 import { TimelineSection } from './TimelineSection';
@@ -60,7 +61,9 @@ export function ScanDetailPage() {
       <BackToScans />
       <h1>Scan {scan.data ? `· ${scan.data.tool}` : ''}</h1>
       {notFound ? (
-        <NotFoundState scanId={scanId} />
+        <PackageIdFallback scanId={scanId}>
+          <NotFoundState scanId={scanId} />
+        </PackageIdFallback>
       ) : (
         <QueryState isPending={scan.isPending} error={scan.error}>
           {scan.data && <ScanSummaryCard scan={scan.data} />}

@@ -71,6 +71,16 @@ export function ScanSummaryCard({ scan }: { scan: Scan }) {
           <dt>Source</dt>
           <dd>{scan.source}</dd>
         </div>
+        {scan.package_id !== undefined && (
+          <div>
+            {/* What the package called it (a ticket's upstream id): /scans/<package id> leads here too. */}
+            <dt>Package ID</dt>
+            <dd>
+              <code>{scan.package_id}</code>
+              {scan.package_origin !== undefined && <span className="muted"> from {scan.package_origin}</span>}
+            </dd>
+          </div>
+        )}
       </dl>
     </section>
   );

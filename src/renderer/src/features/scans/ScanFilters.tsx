@@ -1,4 +1,5 @@
 import { DateFilter, SelectFilter } from '../../components/FilterField';
+import { PackageIdField } from './PackageIdField';
 import { ToolField } from './ToolField';
 import { SCAN_STATUSES } from '../../../../shared/api/scans';
 import { withFilter, type ScansSearch } from './scans-search';
@@ -73,6 +74,11 @@ export function ScanFilters({ search, onChange }: { search: ScansSearch; onChang
         <option value="true">With violations</option>
         <option value="false">Without violations</option>
       </SelectFilter>
+      <PackageIdField
+        key={search.package_id ?? ''}
+        value={search.package_id}
+        onCommit={(package_id) => set({ package_id })}
+      />
       <div className="field field-end">
         {/* The order is not a filter: the table's headers set it, and it stays. */}
         <button type="button" onClick={() => onChange({ limit: search.limit, sort: search.sort })}>
