@@ -43,6 +43,11 @@ describe('matchesListFilters', () => {
     expect(matchesListFilters(scan(), { has_violations: true })).toBe(false);
     expect(matchesListFilters(scan({ violation_count: 2 }), { has_violations: true })).toBe(true);
   });
+
+  it('takes no live scan for a list filtered by package id, which a live row cannot show', () => {
+    expect(matchesListFilters(scan(), { package_id: 'UP-1' })).toBe(false);
+    expect(countNewMatching([{ scan: scan({ id: 'a' }), at: 100 }], 50, { package_id: 'UP-1' }, new Set())).toBe(0);
+  });
 });
 
 describe('countNewMatching', () => {

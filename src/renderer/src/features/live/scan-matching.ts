@@ -11,6 +11,7 @@ export interface ListFilters {
   status?: string | undefined;
   organization_id?: string | undefined;
   has_violations?: boolean | undefined;
+  package_id?: string | undefined;
 }
 
 /**
@@ -29,6 +30,9 @@ export function matchesListFilters(scan: ScanSummary, filters: ListFilters): boo
   if (filters.status !== undefined && scan.status !== filters.status) return false;
   if (filters.organization_id !== undefined && scan.organization_id !== filters.organization_id) return false;
   if (filters.has_violations !== undefined && scan.violation_count > 0 !== filters.has_violations) return false;
+  // A live row does not say which package a scan came from: rather than count every new scan as
+  // a match, a list filtered by package id counts none (a reload shows an import made meanwhile).
+  if (filters.package_id !== undefined) return false;
   return true;
 }
 
