@@ -58,6 +58,36 @@ const TRANSACTIONS_THROUGH_DB = [
   },
 ];
 
+// One clock: every time the viewer shows is written by lib/format.ts, in the zone Settings picks.
+// A component that formats dates itself shows the browser's zone and locale instead.
+const CLOCK_SYNTAX = [
+  {
+    selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
+    message: 'Format with src/renderer/src/lib/format.ts (formatCount, useClock): one form and one zone everywhere.',
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^get(FullYear|Month|Date|Day|Hours|Minutes|Seconds)$/]',
+    message: "The browser's own zone is not the viewer's: read times through useClock (src/renderer/src/lib).",
+  },
+  {
+    selector: "MemberExpression[object.name='Intl'][property.name='DateTimeFormat']",
+    message: 'Dates are formatted in src/renderer/src/lib/format.ts only.',
+  },
+];
+
+// One data layer: each resource's query keys come from the key factory of its *-api.ts module, so
+// that one answer is cached once and a change to it (a rename) shows in every view.
+const DATA_LAYER_SYNTAX = [
+  {
+    selector: "Property[key.name='queryKey'] > ArrayExpression",
+    message: "Use the resource's key factory (orgKeys, scanKeys, … in its *-api.ts module), not a literal key.",
+  },
+  {
+    selector: "VariableDeclarator[id.name='SEVERITIES']",
+    message: "SEVERITIES comes from src/shared/api/scans: the severities are the contract's.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test-results/', 'playwright-report/', 'coverage/'] },
   js.configs.recommended,
@@ -143,28 +173,14 @@ export default tseslint.config(
     },
   },
   {
-    // One clock: every time the viewer shows is written by lib/format.ts, in the zone Settings picks.
-    // A component that formats dates itself shows the browser's zone and locale instead.
     files: ['src/renderer/**'],
     ignores: ['src/renderer/src/lib/format.ts', 'src/renderer/src/lib/time-zone.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'CallExpression[callee.property.name=/^toLocale(Date|Time)?String$/]',
-          message:
-            'Format with src/renderer/src/lib/format.ts (formatCount, useClock): one form and one zone everywhere.',
-        },
-        {
-          selector: 'CallExpression[callee.property.name=/^get(FullYear|Month|Date|Day|Hours|Minutes|Seconds)$/]',
-          message: "The browser's own zone is not the viewer's: read times through useClock (src/renderer/src/lib).",
-        },
-        {
-          selector: "MemberExpression[object.name='Intl'][property.name='DateTimeFormat']",
-          message: 'Dates are formatted in src/renderer/src/lib/format.ts only.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', ...CLOCK_SYNTAX, ...DATA_LAYER_SYNTAX] },
+  },
+  {
+    // The key factories themselves.
+    files: ['src/renderer/**/*-api.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...CLOCK_SYNTAX] },
   },
   {
     files: ['src/preload/**'],

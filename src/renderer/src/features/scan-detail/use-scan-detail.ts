@@ -1,6 +1,5 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { Evidence, TimelineBuckets, TimelinePage } from '../../../../shared/api/evidence';
-import type { OrganizationList } from '../../../../shared/api/organizations';
 import type { Scan } from '../../../../shared/api/scans';
 import { apiGet } from '../../lib/api-client';
 import {
@@ -11,11 +10,12 @@ import {
   windowRange,
   type TimeWindow,
 } from './timeline-shaping';
+import { scanKeys } from '../scans/scans-api';
 
 const scanPath = (scanId: string): string => `/v1/scans/${encodeURIComponent(scanId)}`;
 
 export function useScan(scanId: string) {
-  return useQuery({ queryKey: ['scans', 'detail', scanId], queryFn: () => apiGet<Scan>(scanPath(scanId)) });
+  return useQuery({ queryKey: scanKeys.detail(scanId), queryFn: () => apiGet<Scan>(scanPath(scanId)) });
 }
 
 /**
@@ -24,7 +24,7 @@ export function useScan(scanId: string) {
  */
 export function useEvidenceSummary(scanId: string) {
   return useQuery({
-    queryKey: ['scans', 'evidence-summary', scanId],
+    queryKey: scanKeys.evidenceSummary(scanId),
     queryFn: () => apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'token_breakdown' }),
   });
 }
@@ -33,7 +33,7 @@ const timelinePath = (scanId: string): string => `${scanPath(scanId)}/evidence/t
 
 function timelinePageQuery(scanId: string, action: string | undefined, page: number) {
   return {
-    queryKey: ['scans', 'timeline-page', scanId, action ?? null, page],
+    queryKey: scanKeys.timelinePage(scanId, action ?? null, page),
     queryFn: () =>
       apiGet<TimelinePage>(timelinePath(scanId), {
         offset: page * TIMELINE_PAGE_SIZE,
@@ -71,7 +71,7 @@ export function useTimelinePage(scanId: string, page: number | undefined) {
 export function useRawTimeline(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
   const range = window ? windowRange(window) : undefined;
   return useQuery({
-    queryKey: ['scans', 'timeline-raw', scanId, range?.since ?? null, range?.until ?? null],
+    queryKey: scanKeys.timelineRaw(scanId, range?.since ?? null, range?.until ?? null),
     queryFn: () => apiGet<TimelinePage>(timelinePath(scanId), { limit: RAW_POINT_LIMIT, ...range }),
     enabled,
     staleTime: Infinity,
@@ -80,7 +80,7 @@ export function useRawTimeline(scanId: string, window: TimeWindow | undefined, e
 
 export function useTimelineBuckets(scanId: string, requestCount: number | undefined) {
   return useQuery({
-    queryKey: ['scans', 'timeline-buckets', scanId, BUCKET_COUNT],
+    queryKey: scanKeys.timelineBuckets(scanId, BUCKET_COUNT),
     queryFn: async () =>
       (await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, { n: BUCKET_COUNT })).buckets,
     enabled: requestCount !== undefined && needsBuckets(requestCount),
@@ -96,7 +96,7 @@ export function useTimelineBuckets(scanId: string, requestCount: number | undefi
 export function useWindowBuckets(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
   const range = window ? windowRange(window) : undefined;
   return useQuery({
-    queryKey: ['scans', 'timeline-buckets', scanId, BUCKET_COUNT, range?.since ?? null, range?.until ?? null],
+    queryKey: scanKeys.windowBuckets(scanId, BUCKET_COUNT, range?.since ?? null, range?.until ?? null),
     queryFn: async () =>
       (
         await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, {
@@ -107,15 +107,5 @@ export function useWindowBuckets(scanId: string, window: TimeWindow | undefined,
     enabled: enabled && range !== undefined,
     staleTime: Infinity,
     placeholderData: keepPreviousData,
-  });
-}
-
-export function useOrganizationName(organizationId: string | null) {
-  return useQuery({
-    queryKey: ['scans', 'organizations'],
-    queryFn: () => apiGet<OrganizationList>('/v1/organizations'),
-    enabled: organizationId !== null,
-    staleTime: 60_000,
-    select: (list) => list.organizations.find((organization) => organization.id === organizationId)?.name,
   });
 }

@@ -2,13 +2,14 @@ import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query
 import type { ViolationEntries, ViolationPage, ViolationSummary } from '../../../../shared/api/scan-violations';
 import { apiGet } from '../../lib/api-client';
 import { ENTRY_CHUNK, mergeEntryCounts, VIOLATION_PAGE_SIZE } from './violation-paging';
+import { scanKeys } from '../scans/scans-api';
 
 const violationsPath = (scanId: string): string => `/v1/scans/${encodeURIComponent(scanId)}/violations`;
 
 /** Counts by severity and rule, without the violations themselves. */
 export function useViolationSummary(scanId: string) {
   return useQuery({
-    queryKey: ['scans', 'violation-summary', scanId],
+    queryKey: scanKeys.violationSummary(scanId),
     queryFn: () => apiGet<ViolationSummary>(`${violationsPath(scanId)}/summary`),
   });
 }
@@ -17,7 +18,7 @@ export function useViolationSummary(scanId: string) {
 export function useViolationPages(scanId: string, pages: readonly number[]) {
   return useQueries({
     queries: pages.map((page) => ({
-      queryKey: ['scans', 'violation-page', scanId, page],
+      queryKey: scanKeys.violationPage(scanId, page),
       queryFn: () =>
         apiGet<ViolationPage>(violationsPath(scanId), {
           offset: page * VIOLATION_PAGE_SIZE,
@@ -43,7 +44,7 @@ const combineEntryCounts = (results: UseQueryResult<ViolationEntries>[]): Map<nu
 export function useEntryViolations(scanId: string, chunks: readonly number[], enabled: boolean) {
   return useQueries({
     queries: (enabled ? chunks : []).map((chunk) => ({
-      queryKey: ['scans', 'violation-entries', scanId, chunk],
+      queryKey: scanKeys.violationEntries(scanId, chunk),
       queryFn: () =>
         apiGet<ViolationEntries>(`${violationsPath(scanId)}/entries`, {
           offset: chunk * ENTRY_CHUNK,
