@@ -11,7 +11,6 @@ import { breakdownRows } from './timeline-shaping';
 import { TimelineSection } from './TimelineSection';
 import { useEvidenceSummary, useScan } from './use-scan-detail';
 import { ViolationBreakdown } from './ViolationBreakdown';
-import { ViolationsList } from './ViolationsList';
 
 function BackToScans() {
   const router = useRouter();
@@ -73,16 +72,14 @@ export function ScanDetailPage() {
                 Violations{scan.data ? ` (${formatCount(scan.data.violation_count)})` : ''}
               </h2>
               {scan.data && (
-                <>
-                  <ViolationBreakdown scanId={scanId} />
-                  <ViolationsList
-                    scanId={scanId}
-                    total={scan.data.violation_count}
-                    selectedEntry={search.entry}
-                    // Jumping to an entry clears the entries filter, so that the entry is in the list.
-                    onSelectEntry={(entry) => onSearch({ entry, action: undefined }, false)}
-                  />
-                </>
+                <ViolationBreakdown
+                  scanId={scanId}
+                  selectedEntry={search.entry}
+                  // Jumping to an entry clears the entries filter and the zoom, so that the entry is in the list.
+                  onSelectEntry={(entry) =>
+                    onSearch({ entry, action: undefined, from: undefined, to: undefined }, false)
+                  }
+                />
               )}
             </section>
             <section className="card" aria-labelledby="breakdown-heading">

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { formatCount } from '../../lib/format';
-import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry } from './timeline-shaping';
+import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry, type TimeWindow } from './timeline-shaping';
 import { useTimelinePages } from './use-scan-detail';
 import { useEntryViolations } from './use-scan-violations';
 import { entryChunks } from './violation-paging';
@@ -13,7 +13,8 @@ const COLUMNS = 5;
 
 /**
  * The timeline entries of any length, virtualized: only the 1,000-entry pages under the visible
- * rows are fetched (and cached). The action filter is exact and applied by the server.
+ * rows are fetched (and cached). The action filter is exact and, like the chart's zoom window,
+ * applied by the server.
  */
 export function TimelineEntriesTable({
   scanId,
@@ -21,6 +22,7 @@ export function TimelineEntriesTable({
   hasViolations,
   actionFilter,
   onActionFilter,
+  window,
   highlighted,
 }: {
   scanId: string;
@@ -29,6 +31,8 @@ export function TimelineEntriesTable({
   hasViolations: boolean;
   actionFilter: string | undefined;
   onActionFilter: (text: string) => void;
+  /** The chart's zoom window: only its entries are listed. */
+  window: TimeWindow | undefined;
   highlighted: number | undefined;
 }) {
   const action = actionFilter?.trim() || undefined;
@@ -37,10 +41,11 @@ export function TimelineEntriesTable({
   // rows one render late, starting with the first page; the highlighted entry's page (its row is
   // its index when unfiltered) is asked for at once so that jumping needs no scroll first.
   const [visiblePages, setVisiblePages] = useState<number[]>([0]);
-  const highlightedPage = action === undefined && highlighted !== undefined ? pageOfRow(highlighted) : undefined;
+  const filtered = action !== undefined || window !== undefined;
+  const highlightedPage = !filtered && highlighted !== undefined ? pageOfRow(highlighted) : undefined;
   const wanted = withPage(visiblePages, highlightedPage);
-  const { pages, error } = useTimelinePages(scanId, action, wanted);
-  const total = listTotal(pages, action === undefined ? requestCount : 0);
+  const { pages, error } = useTimelinePages(scanId, action, window, wanted);
+  const total = listTotal(pages, filtered ? 0 : requestCount);
   const chunks = useMemo(
     () => entryChunks([...pages.values()].flatMap((page) => page.entries.map((entry) => entry.index))),
     [pages],
@@ -65,7 +70,7 @@ export function TimelineEntriesTable({
     setVisiblePages((previous) => (sameList(previous, pagesNow) ? previous : pagesNow));
   }, [firstRow, lastRow]);
 
-  const position = rowOfEntry(pages, highlighted, action !== undefined);
+  const position = rowOfEntry(pages, highlighted, filtered);
   useEffect(() => {
     if (position < 0) return;
     scrollRef.current?.scrollIntoView({ block: 'nearest' });
@@ -88,7 +93,7 @@ export function TimelineEntriesTable({
           onChange={(event) => onActionFilter(event.target.value)}
         />
         <span className="muted" aria-live="polite">
-          {formatCount(total)} of {formatCount(requestCount)} entries
+          {formatCount(total)} of {formatCount(requestCount)} entries{window ? ', in the zoomed window' : ''}
         </span>
       </div>
       <div ref={scrollRef} className="timeline-entries-scroll" tabIndex={0} aria-label="Timeline entries">
@@ -157,7 +162,13 @@ export function TimelineEntriesTable({
           isPending={pages.size === 0}
           error={error}
           isEmpty={total === 0}
-          empty={action === undefined ? 'This scan has no timeline entries.' : `No entry has the action “${action}”.`}
+          empty={
+            action !== undefined
+              ? `No entry${window ? ' in the zoomed window' : ''} has the action “${action}”.`
+              : window
+                ? 'No entry falls in the zoomed window.'
+                : 'This scan has no timeline entries.'
+          }
         >
           {null}
         </QueryState>

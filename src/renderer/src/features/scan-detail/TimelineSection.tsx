@@ -132,6 +132,7 @@ export function TimelineSection({
           hasViolations={hasViolations}
           actionFilter={search.action}
           onActionFilter={(text) => onSearch({ action: text || undefined }, true)}
+          window={window}
           highlighted={search.entry}
         />
       </section>

@@ -1,38 +1,39 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { ErrorMessage } from '../../components/QueryState';
-import { SeverityBadge } from '../scans/SeverityBadge';
 import { pagesForRows } from './timeline-shaping';
 import { useViolationPages } from './use-scan-violations';
+import type { ViolationGroup } from './violation-groups';
 import { VIOLATION_PAGE_SIZE } from './violation-paging';
 
 /** A row's height before it is measured; a long message wraps to more. */
 const ROW_HEIGHT = 36;
 /** The list's grid gap (0.5rem), which measuring a row leaves out. */
 const ROW_GAP = 8;
-/** The scroll box's height when the rows need more. */
-const LIST_HEIGHT = 420;
+/** The scroll box's height when the rows need more: a few rows, so the timeline stays in sight. */
+const LIST_HEIGHT = 216;
 
 /**
- * The scan's violations, however many, virtualized: only the pages under the visible rows are
- * fetched (and cached), and only the visible rows are in the document. One that points at a
+ * One rule group's violations, however many, virtualized: only the pages under the visible rows
+ * are fetched (and cached), and only the visible rows are in the document. One that points at a
  * timeline entry jumps to it.
  */
 export function ViolationsList({
   scanId,
-  total,
+  group,
   selectedEntry,
   onSelectEntry,
 }: {
   scanId: string;
-  total: number;
+  group: ViolationGroup;
   selectedEntry: number | undefined;
   onSelectEntry: (index: number) => void;
 }) {
+  const total = group.count;
   const scrollRef = useRef<HTMLDivElement>(null);
   // The visible rows decide the pages, one render late, starting with the first page.
   const [visiblePages, setVisiblePages] = useState<number[]>([0]);
-  const { pages, error } = useViolationPages(scanId, total > 0 ? visiblePages : []);
+  const { pages, error } = useViolationPages(scanId, group, total > 0 ? visiblePages : []);
   // The app does not use the React Compiler; the warning is about its memoization only.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -54,7 +55,6 @@ export function ViolationsList({
     );
   }, [firstRow, lastRow]);
 
-  if (total === 0) return <p className="state">No violations: this scan kept to its policy.</p>;
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
 
@@ -65,7 +65,7 @@ export function ViolationsList({
       // A box as tall as its rows, up to the limit: the virtualizer shows rows only in a box with a height.
       style={{ height: Math.min(LIST_HEIGHT, virtualizer.getTotalSize()) }}
       tabIndex={0}
-      aria-label="Violations"
+      aria-label={`Violations of ${group.rule}`}
     >
       <ul className="violations-list" style={{ paddingTop, paddingBottom }}>
         {items.map((item) => {
@@ -81,7 +81,7 @@ export function ViolationsList({
           }
           return (
             <li key={violation.id} data-index={item.index} ref={virtualizer.measureElement}>
-              <SeverityBadge severity={violation.severity} /> <code>{violation.rule}</code> {violation.message}{' '}
+              {violation.message}{' '}
               {violation.timeline_index !== null && (
                 <button
                   type="button"

@@ -31,24 +31,34 @@ export function useEvidenceSummary(scanId: string) {
 
 const timelinePath = (scanId: string): string => `${scanPath(scanId)}/evidence/timeline`;
 
-function timelinePageQuery(scanId: string, action: string | undefined, page: number) {
+function timelinePageQuery(scanId: string, action: string | undefined, page: number, window?: TimeWindow) {
+  const range = window ? windowRange(window) : undefined;
   return {
-    queryKey: scanKeys.timelinePage(scanId, action ?? null, page),
+    queryKey: scanKeys.timelinePage(scanId, action ?? null, page, range?.since ?? null, range?.until ?? null),
     queryFn: () =>
       apiGet<TimelinePage>(timelinePath(scanId), {
         offset: page * TIMELINE_PAGE_SIZE,
         limit: TIMELINE_PAGE_SIZE,
         action,
+        ...range,
       }),
     // A stored scan's timeline never changes.
     staleTime: Infinity,
   };
 }
 
-/** The given pages of the entries list (filtered by exact action), as page number → page once each arrives. */
-export function useTimelinePages(scanId: string, action: string | undefined, pages: readonly number[]) {
+/**
+ * The given pages of the entries list (filtered by exact action and to the chart's zoom window),
+ * as page number → page once each arrives.
+ */
+export function useTimelinePages(
+  scanId: string,
+  action: string | undefined,
+  window: TimeWindow | undefined,
+  pages: readonly number[],
+) {
   return useQueries({
-    queries: pages.map((page) => timelinePageQuery(scanId, action, page)),
+    queries: pages.map((page) => timelinePageQuery(scanId, action, page, window)),
     combine: (results) => {
       const byPage = new Map<number, TimelinePage>();
       results.forEach((result, i) => {

@@ -1,6 +1,7 @@
 import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { ViolationEntries, ViolationPage, ViolationSummary } from '../../../../shared/api/scan-violations';
 import { apiGet } from '../../lib/api-client';
+import type { ViolationGroup } from './violation-groups';
 import { ENTRY_CHUNK, mergeEntryCounts, VIOLATION_PAGE_SIZE } from './violation-paging';
 import { scanKeys } from '../scans/scans-api';
 
@@ -14,15 +15,21 @@ export function useViolationSummary(scanId: string) {
   });
 }
 
-/** The given pages of the violations list, as page number → page once each arrives. */
-export function useViolationPages(scanId: string, pages: readonly number[]) {
+/** The given pages of one rule group's violations, as page number → page once each arrives. */
+export function useViolationPages(
+  scanId: string,
+  group: Pick<ViolationGroup, 'rule' | 'severity'>,
+  pages: readonly number[],
+) {
   return useQueries({
     queries: pages.map((page) => ({
-      queryKey: scanKeys.violationPage(scanId, page),
+      queryKey: scanKeys.violationPage(scanId, page, group.rule, group.severity),
       queryFn: () =>
         apiGet<ViolationPage>(violationsPath(scanId), {
           offset: page * VIOLATION_PAGE_SIZE,
           limit: VIOLATION_PAGE_SIZE,
+          rule: group.rule,
+          severity: group.severity,
         }),
     })),
     combine: (results) => {
