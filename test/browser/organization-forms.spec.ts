@@ -52,6 +52,20 @@ test('a validation message goes as soon as the value is edited', async ({ page }
   await expect(page.getByText('Policy saved.')).toBeVisible();
 });
 
+test("the server's refusal of an impact range goes when the range is changed", async ({ page }) => {
+  await signIn(page, '/organizations');
+  const org = await newOrganization(page);
+  await page.goto(`/organizations?org=${org.id}&tab=policy`);
+  const region = page.getByRole('region', { name: 'Re-evaluate stored scans' });
+  const from = region.getByLabel('From');
+  await from.fill('2020-01-01');
+  await region.getByRole('button', { name: 'Preview re-evaluation' }).click();
+  const refusal = region.getByRole('alert').filter({ hasText: '366 days' });
+  await expect(refusal).toBeVisible();
+  await from.fill(new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  await expect(refusal).toHaveCount(0);
+});
+
 test('leaving an unsaved policy draft asks first, in the viewer and when the tab closes', async ({ page }) => {
   await signIn(page, '/organizations');
   const org = await newOrganization(page);

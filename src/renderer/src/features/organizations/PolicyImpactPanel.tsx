@@ -88,6 +88,14 @@ export function PolicyImpactPanel({
     },
   });
   const running = preview.isPending || apply.isPending;
+  // A refusal was of the range sent (too long, say): a changed range makes it stale.
+  const changeRange =
+    (set: (value: IsoDateValue) => void) =>
+    (value: IsoDateValue): void => {
+      set(value);
+      if (preview.isError) preview.reset();
+      if (apply.isError) apply.reset();
+    };
   const start = () => {
     const measured = policy();
     if (!measured) return;
@@ -107,9 +115,9 @@ export function PolicyImpactPanel({
       </p>
       <div className="org-row">
         <label htmlFor={`${id}-since`}>From</label>
-        <IsoDateInput id={`${id}-since`} value={initial.since} onValue={setSince} hint={`${id}-days`} />
+        <IsoDateInput id={`${id}-since`} value={initial.since} onValue={changeRange(setSince)} hint={`${id}-days`} />
         <label htmlFor={`${id}-until`}>to</label>
-        <IsoDateInput id={`${id}-until`} value={initial.until} onValue={setUntil} hint={`${id}-days`} />
+        <IsoDateInput id={`${id}-until`} value={initial.until} onValue={changeRange(setUntil)} hint={`${id}-days`} />
         <span id={`${id}-days`} className="muted">
           (UTC days)
         </span>
