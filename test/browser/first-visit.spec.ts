@@ -6,16 +6,14 @@ import { expect, expectAccessible, test } from './fixtures';
 // A workspace with no scans says how to put some in, with commands for this very server, rather
 // than "No scans match these filters" over empty cards. Its own server: the suite's store is full.
 
-let server: ServeProcess;
-test.beforeEach(async () => {
-  server = await startServe();
-});
+let server: ServeProcess | undefined;
 test.afterEach(async () => {
-  await server.stop();
+  await server?.stop();
+  server = undefined;
   await cleanupProcesses();
 });
 
-async function open(page: Page, path: string): Promise<void> {
+async function open(page: Page, server: ServeProcess, path: string): Promise<void> {
   await page.goto(`${server.url}${path}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(server.token)}`);
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
@@ -35,7 +33,10 @@ function runShown(command: string): { status: number | null; stdout: string; std
 
 test.describe('a first visit to an empty workspace @zones', () => {
   test('the scans page and the overview say what to do, with the commands for this server', async ({ page }) => {
-    await open(page, '/scans');
+    // Waits out retries and a private server's start: more than a quick page check on a loaded machine.
+    test.slow();
+    server = await startServe({ startTimeoutMs: 60_000 });
+    await open(page, server, '/scans');
     const guide = page.getByRole('region', { name: 'No scans yet' });
     await expect(guide).toBeVisible();
     await expect(page.getByText('No scans match these filters')).toHaveCount(0);

@@ -1,5 +1,4 @@
-import { useIsFetching } from '@tanstack/react-query';
-import { isUnreachable, useUnreachableServer } from '../lib/use-unreachable-server';
+import { useUnreachableServer } from '../lib/use-unreachable-server';
 
 /**
  * One banner for the whole page while the server does not answer, however many cards asked; it
@@ -7,7 +6,6 @@ import { isUnreachable, useUnreachableServer } from '../lib/use-unreachable-serv
  */
 export function ServerUnreachable() {
   const { error, retry } = useUnreachableServer();
-  const fetching = useIsFetching({ predicate: isUnreachable }) > 0;
   if (error === undefined) return null;
   return (
     <div className="server-unreachable" role="alert">
@@ -15,8 +13,8 @@ export function ServerUnreachable() {
         <strong>{error.message}.</strong> Is <code>scandesk serve</code> (or the desktop app) still running? This page
         asks again by itself every few seconds.
       </p>
-      <button type="button" onClick={retry} disabled={fetching}>
-        {fetching ? 'Retrying…' : 'Retry'}
+      <button type="button" onClick={retry}>
+        Retry
       </button>
     </div>
   );
