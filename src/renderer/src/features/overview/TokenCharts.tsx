@@ -30,7 +30,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
   const empty = sum.scans === 0 ? NO_SCANS : undefined;
   const byTool = groupTotals(buckets);
   const stacked = stackedTokens(buckets, range);
-  const paints = useToolPaints(byTool.map((d) => d.name));
+  const { paints, isPending: paintsPending } = useToolPaints(byTool.map((d) => d.name));
   // "other" (the small tools summed) is no tool: neutral grey.
   const series = stacked.series.map((s) => ({
     ...s,
@@ -52,7 +52,7 @@ export function TokenCharts({ range, when, now }: { range: TimeRange; when: stri
   );
 
   return (
-    <QueryState isPending={stats.isPending} error={stats.error}>
+    <QueryState isPending={stats.isPending || paintsPending} error={stats.error}>
       <ChartFigure
         title="Tokens over time by tool"
         summary={tokensSummary(sum.tokens, byTool, when) + underWay(`${formatCount(tokensSoFar)} tokens`)}
