@@ -21,7 +21,7 @@ async function toServerError(response: Response): Promise<ServerError> {
 }
 
 /** fetch, with "no answer at all" told apart from every answer as a NetworkError. */
-async function send(path: string, init: RequestInit): Promise<Response> {
+export async function send(path: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(path, init);
   } catch (error) {

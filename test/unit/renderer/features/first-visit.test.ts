@@ -28,10 +28,12 @@ describe('firstSteps', () => {
 describe('isFiltered', () => {
   it('counts the filters and neither order nor paging', () => {
     expect(isFiltered({})).toBe(false);
-    expect(isFiltered({ sort: '-tokens', offset: 50, limit: 25 } as object)).toBe(false);
+    expect(isFiltered({ sort: '-tokens', offset: 50, limit: 25 })).toBe(false);
     expect(isFiltered({ tool: 'Claude' })).toBe(true);
     expect(isFiltered({ has_violations: false })).toBe(true);
     expect(isFiltered({ since: '2026-11-01' })).toBe(true);
+    expect(isFiltered({ tool_prefix: 'cur' })).toBe(true);
+    expect(isFiltered({ package_id: 'scn_upstream' })).toBe(true);
   });
 });
 

@@ -1,3 +1,4 @@
+import { ScanListQuery } from '../../../../shared/api/scans';
 import { shellQuote } from '../settings/cli-snippet';
 
 /** A command someone can paste into a shell as it is, to put the first scans into this workspace. */
@@ -26,20 +27,14 @@ export function firstSteps(url: string, dataDir: string | null): FirstSteps {
   };
 }
 
-/** The scan list's filters, without its order and paging: whatever can make a list come back empty. */
-export interface ListFilters {
-  since?: unknown;
-  until?: unknown;
-  tool?: unknown;
-  status?: unknown;
-  organization_id?: unknown;
-  has_violations?: unknown;
-}
+/** Every field of the list query that narrows it: all but its order and paging, so a new filter counts at once. */
+const FILTERS = Object.keys(ScanListQuery.properties).filter(
+  (field) => !['limit', 'offset', 'sort', 'after'].includes(field),
+);
 
-export const isFiltered = (search: ListFilters): boolean =>
-  [search.since, search.until, search.tool, search.status, search.organization_id, search.has_violations].some(
-    (value) => value !== undefined,
-  );
+/** Whether a scan list's search holds a filter, i.e. something that can make the list come back empty. */
+export const isFiltered = (search: object): boolean =>
+  FILTERS.some((field) => (search as Record<string, unknown>)[field] !== undefined);
 
 export type EmptyList = 'first-visit' | 'no-match' | 'unknown';
 

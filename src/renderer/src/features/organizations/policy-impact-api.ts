@@ -1,5 +1,5 @@
 import type { PolicyComparison } from '../../../../shared/api/policies';
-import { ServerError } from '../../lib/api-client';
+import { send, ServerError } from '../../lib/api-client';
 
 export interface ImpactProgress {
   done: number;
@@ -15,7 +15,7 @@ export async function streamImpact(
   body: unknown,
   onProgress: (progress: ImpactProgress) => void,
 ): Promise<PolicyComparison> {
-  const response = await fetch(path, {
+  const response = await send(path, {
     method: 'POST',
     credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json' },
