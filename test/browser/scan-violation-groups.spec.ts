@@ -40,7 +40,8 @@ async function scanWith58Violations(page: Page): Promise<Scan> {
     headers: auth(),
     data: {
       tool: 'grouping-agent',
-      action: 'session',
+      // As its entries: specs that pick a recent scan filter its entries by the scan's action.
+      action: 'code.read',
       tokens,
       organization_id: orgId,
       timeline,

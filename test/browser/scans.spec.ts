@@ -19,6 +19,17 @@ async function openInApp(page: Page, path: string): Promise<void> {
 
 const rows = (page: Page) => page.locator('.scans-table tbody tr[data-index]');
 
+/** Opens the rule group of the violation at an entry: a scan with many violations starts with them closed. */
+async function openViolationGroup(page: Page, scan: Scan, entry: number): Promise<void> {
+  const violation = scan.violations.find((v) => v.timeline_index === entry)!;
+  const toggle = page
+    .locator('.violation-group-toggle')
+    .filter({ has: page.locator('code', { hasText: new RegExp(`^${violation.rule.replace(/\./g, '\\.')}$`) }) })
+    .filter({ hasText: violation.severity });
+  await expect(toggle).toBeVisible();
+  if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+}
+
 /** A demo scan whose violation points at a timeline entry past the first few, found through the API. */
 async function scanWithEntryViolation(page: Page): Promise<{ scan: Scan; entry: number }> {
   const list = (await (await page.request.get('/v1/scans?has_violations=true&limit=100')).json()) as ScanList;
@@ -171,6 +182,7 @@ test('a scan with violations: timeline chart, entries, jump to an entry, downloa
   await expect(page.locator('.scan-timeline-chart svg').first()).toBeVisible();
   await expect(page.locator('.entries-table tbody tr[data-entry]').first()).toBeVisible();
 
+  await openViolationGroup(page, scan, entry);
   await page
     .getByRole('button', { name: `Show entry #${entry}` })
     .first()
