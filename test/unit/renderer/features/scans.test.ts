@@ -8,7 +8,6 @@ import {
   parseScansSearch,
   sortState,
   toggleSort,
-  toolNames,
   toScanListQuery,
   withFilter,
   exportUrl,
@@ -138,11 +137,7 @@ describe('sort', () => {
   });
 });
 
-describe('toolNames and keys', () => {
-  it('collects tool names from grouped stats', () => {
-    expect(toolNames([{ groups: { b: {}, a: {} } }, { groups: { c: {}, a: {} } }, {}])).toEqual(['a', 'b', 'c']);
-  });
-
+describe('keys', () => {
   it('moves the selection with j/k within bounds and opens with Enter', () => {
     expect(listKeyAction('j', -1, 3)).toEqual({ type: 'select', index: 0 });
     expect(listKeyAction('j', 2, 3)).toEqual({ type: 'select', index: 2 });

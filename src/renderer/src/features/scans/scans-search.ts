@@ -107,10 +107,3 @@ export function pageLabel(info: PageInfo, format: (n: number) => string): string
   if (info.total === 0 || info.from === 0) return `0 of ${format(info.total)}`;
   return `${format(info.from)}–${format(info.to)} of ${format(info.total)}`;
 }
-
-/** Tool names seen in a GET /v1/stats/tokens?group_by=tool answer, sorted. */
-export function toolNames(buckets: readonly { groups?: Record<string, unknown> }[]): string[] {
-  const names = new Set<string>();
-  for (const bucket of buckets) for (const name of Object.keys(bucket.groups ?? {})) names.add(name);
-  return [...names].sort((a, b) => a.localeCompare(b));
-}
