@@ -174,6 +174,9 @@ function objectOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
   return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), valid(extra as Schema, depth + 1), { maxKeys });
 }
 
+/** Characters that patterns commonly refuse: C0, DEL and C1 controls, bidi overrides, separators, spaces. */
+const PATTERN_BREAKING_CHARACTERS = ['\u0000', '\u001b', '\u007f', '\u0085', '\u202e', '\u2066', ' ', '/', '.', '%'];
+
 /** One way to break a schema, or none where it accepts every value of its kind. */
 type Breaker = fc.Arbitrary<unknown>;
 
@@ -217,7 +220,21 @@ function breakersOf(schema: Schema, textual: boolean, depth: number): Breaker[] 
           fc.string({ minLength: schema.maxLength + 1, maxLength: schema.maxLength + 8, unit: 'grapheme-ascii' }),
         );
       }
-      if (typeof schema.pattern === 'string') breakers.push(fc.string({ maxLength: 16 }));
+      if (typeof schema.pattern === 'string') {
+        // Printable ASCII alone cannot break a pattern that only forbids controls or bidi marks.
+        breakers.push(
+          fc.oneof(
+            fc.string({ maxLength: 16 }),
+            fc
+              .tuple(
+                fc.string({ maxLength: 8 }),
+                fc.constantFrom(...PATTERN_BREAKING_CHARACTERS),
+                fc.string({ maxLength: 8 }),
+              )
+              .map((parts) => parts.join('')),
+          ),
+        );
+      }
       if (schema.format === 'date-time' || schema.format === 'date') {
         breakers.push(
           fc.constantFrom(
