@@ -22,6 +22,29 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
+/**
+ * A new organization whose policy makes violations easy to count: every entry over one token is a
+ * `tokens.request_limit` violation, every `shell.exec` entry an `action.blocked` one. Returns its id.
+ */
+export async function organizationFlaggingEntries(page: Page, name: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${process.env.SCANDESK_TOKEN}` };
+  const org = await page.request.post('/v1/organizations', { headers, data: { name } });
+  expect(org.status()).toBe(201);
+  const orgId = ((await org.json()) as { id: string }).id;
+  const policy = await page.request.put(`/v1/organizations/${orgId}/policy`, {
+    headers,
+    data: {
+      max_tokens_per_scan: null,
+      max_tokens_per_request: 1,
+      allowed_tools: null,
+      blocked_tools: [],
+      blocked_actions: ['shell.exec'],
+    },
+  });
+  expect(policy.status()).toBe(200);
+  return orgId;
+}
+
 export const test = base.extend<{ signedIn: Page }>({
   signedIn: async ({ page }, use) => {
     await signIn(page);

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { Scan } from '../../src/shared/api/scans';
-import { expect, signIn, test } from './fixtures';
+import { expect, organizationFlaggingEntries, signIn, test } from './fixtures';
 
 // A scan with many violations of one rule: the violations card lists them grouped by rule with
 // counts, each group opening to its violations and their entries, and the timeline stays in the
@@ -16,20 +16,7 @@ const OVER = Array.from({ length: 57 }, (_, k) => 1 + 3 * k);
 const BLOCKED = 101;
 
 async function scanWith58Violations(page: Page): Promise<Scan> {
-  const org = await page.request.post('/v1/organizations', { headers: auth(), data: { name: 'Fifty-eight' } });
-  expect(org.status()).toBe(201);
-  const orgId = ((await org.json()) as { id: string }).id;
-  const policy = await page.request.put(`/v1/organizations/${orgId}/policy`, {
-    headers: auth(),
-    data: {
-      max_tokens_per_scan: null,
-      max_tokens_per_request: 1,
-      allowed_tools: null,
-      blocked_tools: [],
-      blocked_actions: ['shell.exec'],
-    },
-  });
-  expect(policy.status()).toBe(200);
+  const orgId = await organizationFlaggingEntries(page, 'Fifty-eight');
   const timeline = Array.from({ length: ENTRIES }, (_, i) => ({
     timestamp: new Date(T0 + i * 1000).toISOString(),
     action: i === BLOCKED ? 'shell.exec' : 'code.read',

@@ -1,5 +1,5 @@
 import type { Scan } from '../../src/shared/api/scans';
-import { expect, signIn, test } from './fixtures';
+import { expect, organizationFlaggingEntries, signIn, test } from './fixtures';
 
 // A scan with 100,000 violations: the page shows their counts by rule from the server's summary, and
 // a rule's group lists its violations virtualized, a page at a time, so it renders in seconds and
@@ -13,20 +13,7 @@ test('a scan with 100,000 violations renders quickly, with the right counts, and
   test.setTimeout(120_000);
   await signIn(page, '/scans');
   const auth = { Authorization: `Bearer ${process.env.SCANDESK_TOKEN}` };
-  const org = await page.request.post('/v1/organizations', { headers: auth, data: { name: 'Many violations' } });
-  expect(org.status()).toBe(201);
-  const orgId = ((await org.json()) as { id: string }).id;
-  const policy = await page.request.put(`/v1/organizations/${orgId}/policy`, {
-    headers: auth,
-    data: {
-      max_tokens_per_scan: null,
-      max_tokens_per_request: 1,
-      allowed_tools: null,
-      blocked_tools: [],
-      blocked_actions: ['shell.exec'],
-    },
-  });
-  expect(policy.status()).toBe(200);
+  const orgId = await organizationFlaggingEntries(page, 'Many violations');
   // Every tenth entry is a blocked action within the token limit, every other one over the limit:
   // 10,000 high and 90,000 low violations, one per entry.
   const t0 = Date.parse('2026-11-19T08:00:00.000Z');
