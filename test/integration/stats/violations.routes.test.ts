@@ -113,12 +113,13 @@ describe('GET /v1/stats/violations', () => {
     expect(await get(`organization_id=${orgId}`, other)).toEqual(stats({ critical: 1 }, { 'tool.blocked': 1 }));
   });
 
-  it('filters by since (inclusive), until (exclusive) and organization_id', async () => {
+  it('filters by since (inclusive), until (a date-time exclusive, a day inclusive) and organization_id', async () => {
     expect(await get('since=2026-11-03')).toEqual(stats({ high: 3 }, { 'action.blocked': 2, 'tool.not_allowed': 1 }));
     expect(await get(`since=2026-11-02&until=${new Date(at(3, 18)).toISOString()}`)).toEqual(
       stats({ critical: 1, medium: 1 }, { 'tool.blocked': 1, 'tokens.scan_limit': 1 }),
     );
-    expect(await get(`organization_id=${orgId}&until=2026-11-03`)).toEqual(
+    // A day as until includes that whole day: the scans of 1 and 2 November, none of the 3rd.
+    expect(await get(`organization_id=${orgId}&until=2026-11-02`)).toEqual(
       stats({ critical: 2, low: 2 }, { 'tool.blocked': 2, 'tokens.request_limit': 2 }),
     );
     expect(await get('since=2026-12-01')).toEqual(stats({}, {}));
