@@ -19,8 +19,9 @@ import { listScans, readScan, submitScan } from './scans.service';
 const tags = ['scans'];
 
 /**
- * 100,000 timeline entries do not fit the 1 MiB JSON limit of SPEC.md §3, so submissions get
- * their own: room for the largest timeline §6 allows, with long action names.
+ * 100,000 timeline entries do not fit the 1 MiB JSON limit (docs/contract/limits.md#requests), so
+ * submissions get their own: room for the largest timeline docs/contract/api.md#scans allows, with
+ * ASCII action names of full length.
  */
 export const SUBMIT_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -80,7 +81,8 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
         summary: "Submit a scan; it is evaluated against its organization's policy at once",
         description:
           "A rule the schema cannot state: with a `timeline`, `tokens` must equal the sum of its entries' tokens; " +
-          'otherwise 400 naming `tokens`.',
+          'otherwise 400 naming `tokens`. The byte limit below binds before the entry count can for long non-ASCII ' +
+          'text: 100,000 entries with ASCII actions of 100 characters weigh about 22 MB and fit.',
         body: SubmitScanBody,
         response: { 201: createdResponse(Scan) },
       },

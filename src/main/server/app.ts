@@ -191,7 +191,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return sendError(reply, new DomainError('not_found', `no route ${request.method} ${path}`));
   });
 
-  await app.register(fastifySwagger, openApiOptions(options.version));
+  await app.register(fastifySwagger, openApiOptions(options.version, JSON_BODY_LIMIT));
 
   app.get(
     '/healthz',

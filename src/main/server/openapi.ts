@@ -1,4 +1,5 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { ErrorBodySchema } from '../../shared/api/errors';
 import { extensionKeywords, withOperationIds } from './openapi-document';
 
 interface ObjectSchema {
@@ -16,6 +17,7 @@ export function optionalDefaults<S extends ObjectSchema>(schema: S): S {
 }
 
 interface RouteSchema {
+  description?: string;
   consumes?: readonly string[];
   body?: unknown;
   produces?: readonly string[];
@@ -53,13 +55,45 @@ export function binaryBody<S extends RouteSchema>(schema: S): S {
   };
 }
 
-/** The OpenAPI 3.1 document is generated from the routes' own TypeBox schemas. */
-export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
+const MiB = 1024 * 1024;
+
+/** `1 MiB (1,048,576 bytes)`: the unit people read, and the number a validator compares. */
+export function byteSize(bytes: number): string {
+  const exact = `${bytes.toLocaleString('en-US')} bytes`;
+  return bytes % MiB === 0 ? `${bytes / MiB} MiB (${exact})` : exact;
+}
+
+/**
+ * Every operation that takes a body says how large it may be (`x-body-limit-bytes`, the
+ * description, a documented 413): the byte limit is refused before the schema is applied, so a
+ * validator that knew only the schema would take the 413 for a fault.
+ */
+export function withBodyLimit<S extends RouteSchema>(schema: S, limit: number): S {
+  if (schema.body === undefined) return schema;
+  const said = `The body may be at most ${byteSize(limit)}; a larger one is answered 413 \`payload_too_large\`.`;
   return {
-    transform: ({ schema, url }) => {
+    ...schema,
+    description: schema.description === undefined ? said : `${schema.description}\n\n${said}`,
+    'x-body-limit-bytes': limit,
+    response: {
+      ...schema.response,
+      413: { ...ErrorBodySchema, description: `The body is larger than ${byteSize(limit)}` },
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document is generated from the routes' own TypeBox schemas. `jsonBodyLimit` is
+ * the server's limit for a route that declares none of its own.
+ */
+export function openApiOptions(version: string, jsonBodyLimit: number): FastifyDynamicSwaggerOptions {
+  return {
+    transform: ({ schema, url, route }) => {
       const querystring = schema?.querystring as ObjectSchema | undefined;
       const described = querystring ? { ...schema, querystring: optionalDefaults(querystring) } : schema;
-      return { url, schema: described && binaryBody(successContentOnly(described as RouteSchema)) };
+      if (!described) return { url, schema: described };
+      const withBody = binaryBody(successContentOnly(described as RouteSchema));
+      return { url, schema: withBodyLimit(withBody, route.bodyLimit ?? jsonBodyLimit) };
     },
     transformObject: (document) => {
       // extensionKeywords builds a new tree, so the names added below touch no cached schema.
@@ -77,7 +111,9 @@ export function openApiOptions(version: string): FastifyDynamicSwaggerOptions {
         title: 'Scandesk /v1',
         version,
         license: { name: 'Proprietary (UNLICENSED)' },
-        description: 'The local-first twin of the organizations, teams, scans and evidence service. See SPEC.md.',
+        description:
+          'The local-first twin of the organizations, teams, scans and evidence service. ' +
+          'The contract it follows is docs/contract/README.md in its repository.',
       },
       servers: [{ url: 'http://127.0.0.1:4790' }],
       components: {

@@ -12,9 +12,16 @@ export const ID_PREFIX = {
   token: 'tok_',
 } as const;
 
+/**
+ * The longest time the API reads. RFC 3339 sets no bound on a fraction's digits; 64 characters hold
+ * any zone and 30 of them, and give every request body a largest size to weigh against its byte
+ * limit (docs/contract/limits.md#requests).
+ */
+export const TIME_MAX_LENGTH = 64;
+
 /** Said once for every date-time the API reads: what no format keyword can state. */
 const TIME_RANGE =
-  'instants before 0000-01-01T00:00:00Z or after 9999-12-31T23:59:59.999Z are refused; digits past the millisecond are dropped; a leap second (23:59:60 UTC) reads as 23:59:59.999';
+  'at most 64 characters; instants before 0000-01-01T00:00:00Z or after 9999-12-31T23:59:59.999Z are refused; digits past the millisecond are dropped; a leap second (23:59:60 UTC) reads as 23:59:59.999';
 
 export const Timestamp = Type.String({
   format: 'date-time',
@@ -24,6 +31,7 @@ export const Timestamp = Type.String({
 /** A date-time the API reads: any RFC 3339 form, stored and answered as a Timestamp. */
 export const InputTimestamp = Type.String({
   format: 'date-time',
+  maxLength: TIME_MAX_LENGTH,
   errorMessage: 'must be an RFC 3339 date-time (2026-11-21T04:16:15.470Z)',
   description: `RFC 3339 date-time, stored as UTC with milliseconds; ${TIME_RANGE}`,
 });
@@ -69,6 +77,7 @@ const DATE_OR_DATE_TIME_MESSAGE = 'must be a date (2026-11-01) or an RFC 3339 da
 
 /** A date (`2026-11-01`, midnight UTC) or a date-time: the standard formats, which outside tools know. */
 export const DateOrDateTime = Type.String({
+  maxLength: TIME_MAX_LENGTH,
   anyOf: [{ format: 'date' }, { format: 'date-time' }],
   errorMessage: DATE_OR_DATE_TIME_MESSAGE,
   description: `RFC 3339 full-date (midnight UTC) or date-time; ${TIME_RANGE}`,
@@ -79,6 +88,7 @@ export const DateOrDateTime = Type.String({
  * date-time is excluded itself. One meaning for every `until` the API, the CLI and the viewer take.
  */
 export const Until = Type.String({
+  maxLength: TIME_MAX_LENGTH,
   anyOf: [{ format: 'date' }, { format: 'date-time' }],
   errorMessage: DATE_OR_DATE_TIME_MESSAGE,
   description:

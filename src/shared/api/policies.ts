@@ -2,7 +2,14 @@ import { Type, type Static } from 'typebox';
 import { DateOrDateTime, Label, TokenCount, Until } from './common';
 
 const Limit = Type.Union([TokenCount, Type.Null()]);
-const Names = Type.Array(Label, { maxItems: 1000 });
+/**
+ * Names one policy list holds at most. Three full lists of 100-character names fit the 1 MiB JSON
+ * body limit however the client encodes them (12 bytes a character when every one is written as a
+ * surrogate pair of `\u` escapes): 3 × 250 × 1,203 bytes ≈ 0.9 MB (docs/contract/limits.md#requests).
+ */
+export const POLICY_LIST_MAX_ITEMS = 250;
+
+const Names = Type.Array(Label, { maxItems: POLICY_LIST_MAX_ITEMS });
 
 export const Policy = Type.Object(
   {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../helpers/assertions';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
 
-// The endpoints of SPEC.md §2 and §4–§8: each must exist and be described.
+// The endpoints of docs/contract/api.md#organizations through docs/contract/api.md#evidence, and
+// docs/contract/api.md#users-and-tokens: each must exist and be described.
 const ENDPOINTS = [
   'get /v1/me',
   'delete /v1/session',
@@ -39,6 +40,8 @@ const ENDPOINTS = [
   'get /v1/stats/tokens',
   'get /healthz',
 ];
+
+const MiB = 1024 * 1024;
 
 interface OpenApiDocument {
   openapi: string;
@@ -115,8 +118,8 @@ describe('GET /v1/openapi.json', () => {
     expect(untils).toEqual(expect.arrayContaining(['get /v1/scans', 'get /v1/stats/tokens', 'get /v1/exports/scans']));
   });
 
-  // Not in the contract's list above (SPEC.md does not name it), but clients other than ours may
-  // want to make the same check before they send a token: the document must say how.
+  // Clients other than ours may want to make the identity check (docs/contract/auth.md#server-identity)
+  // before they send a token: the document must say how.
   it('describes the identity check as public, with its required challenge and its proof', () => {
     const operation = document.paths['/v1/identity']?.get as unknown as
       | {
@@ -178,6 +181,57 @@ describe('GET /v1/openapi.json', () => {
       { required?: boolean; content: Record<string, unknown> } | undefined;
     expect(body?.required).toBe(true);
     expect(Object.keys(body?.content ?? {})).toEqual(['application/zip']);
+  });
+
+  it('states the body limit of every operation that takes a body, as the server enforces it', async () => {
+    const limits: Record<string, number> = {};
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (!operation.requestBody) continue;
+        const limit = (operation as unknown as Record<string, unknown>)['x-body-limit-bytes'];
+        limits[`${method} ${path}`] = limit as number;
+        expect(Object.keys(operation.responses), `${method} ${path}`).toContain('413');
+        expect((operation as { description?: string }).description, `${method} ${path}`).toContain(
+          `at most ${(limit as number) / MiB} MiB`,
+        );
+      }
+    }
+    expect(limits).toMatchObject({
+      'post /v1/organizations': MiB,
+      'put /v1/organizations/{id}/policy': MiB,
+      'post /v1/evidence/exports': MiB,
+      'post /v1/scans': 32 * MiB,
+      'post /v1/evidence/imports': 512 * MiB,
+    });
+    // The number is the server's: one byte over it is refused, the limit itself is read.
+    const padded = (bytes: number) => `{"name":"Acme"${' '.repeat(bytes - '{"name":"Acme"}'.length)}}`;
+    const send = (bytes: number) =>
+      ctx.request({
+        method: 'POST',
+        url: '/v1/organizations',
+        headers: { 'content-type': 'application/json' },
+        payload: padded(bytes),
+      });
+    expectError(await send(MiB + 1), 413, 'payload_too_large');
+    expect((await send(MiB)).statusCode).toBe(201);
+  });
+
+  it('accepts no policy body larger than the JSON limit, however its text is escaped', () => {
+    const body = document.paths['/v1/organizations/{id}/policy/preview']?.post?.requestBody?.content[
+      'application/json'
+    ]?.schema as { properties: { policy: { properties: Record<string, { maxItems?: number; anyOf?: { maxItems?: number }[] }> } } };
+    const lists = body.properties.policy.properties;
+    const items = (list: { maxItems?: number; anyOf?: { maxItems?: number }[] } | undefined) =>
+      list?.maxItems ?? list?.anyOf?.find((option) => option.maxItems !== undefined)?.maxItems ?? Infinity;
+    // Every character of a 100-character name as a surrogate pair of \u escapes: 12 bytes.
+    const name = `"${'\\ud83d\\ude00'.repeat(100)}"`;
+    const list = (n: number) => `[${Array.from({ length: n }, () => name).join(',')}]`;
+    const largest =
+      `{"policy":{"max_tokens_per_scan":9007199254740991,"max_tokens_per_request":9007199254740991,` +
+      `"allowed_tools":${list(items(lists.allowed_tools))},"blocked_tools":${list(items(lists.blocked_tools))},` +
+      `"blocked_actions":${list(items(lists.blocked_actions))}},` +
+      `"since":"${'9'.repeat(64)}","until":"${'9'.repeat(64)}"}`;
+    expect(Buffer.byteLength(largest)).toBeLessThanOrEqual(MiB);
   });
 
   it('needs a token like every /v1 path', async () => {

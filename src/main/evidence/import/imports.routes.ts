@@ -168,6 +168,8 @@ export const importRoutes: FastifyPluginAsyncTypebox<ImportRouteDeps> = async (a
   app.post(
     '/v1/evidence/imports',
     {
+      // The spool enforces it (Fastify applies no bodyLimit to a stream parser); declared for the document.
+      bodyLimit: limits.bodyBytes,
       schema: {
         tags: ['evidence'],
         summary: 'Import an evidence package (ZIP, format 1 or the upstream shapes); all or nothing',
