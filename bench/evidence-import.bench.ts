@@ -14,7 +14,7 @@ const NAME = 'evidence-import';
 function checkImported(status: number, body: string, scanId: string): void {
   if (status !== 201) throw new Error(`POST /v1/evidence/imports answered ${status}: ${body}`);
   const answer = JSON.parse(body) as ImportResult;
-  // Another user's scan: stored under an id of the importer's own (docs/security.md, Imported ids).
+  // Another user's scan: stored under an id of the importer's own (docs/contract/package-format.md#imported-ids).
   const stored = answer.ids[scanId];
   if (stored === undefined || !answer.imported.includes(stored)) {
     throw new Error(`the import did not import ${scanId}: ${body}`);

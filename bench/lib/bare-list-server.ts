@@ -1,9 +1,9 @@
 /**
  * The list baseline: `GET /v1/scans` on bare node:http with hand-written prepared SQL, the
- * straightforward statement for SPEC.md §6's list (visible scans, filtered, newest first,
- * LIMIT/OFFSET) plus the COUNT for `total`, on the same file as the real server. Only the
- * parameters the benchmark sends are understood (limit, offset, since, tool); any other is a 400,
- * so that a benchmark asking for more cannot silently compare different queries.
+ * straightforward statement for the scan list of docs/contract/api.md#scan-list (visible scans,
+ * filtered, newest first, LIMIT/OFFSET) plus the COUNT for `total`, on the same file as the real
+ * server. Only the parameters the benchmark sends are understood (limit, offset, since, tool); any
+ * other is a 400, so that a benchmark asking for more cannot silently compare different queries.
  *
  * usage: node --import tsx bench/lib/bare-list-server.ts DATA_DIR
  */

@@ -1,6 +1,7 @@
 /**
  * What both bare submit baselines (SQLite and PostgreSQL) do with a request before storing it:
- * read the body, parse it, check SPEC.md §6's fields minimally, and answer the stored scan.
+ * read the body, parse it, check the submit body's fields minimally (docs/contract/api.md#scans),
+ * and answer the stored scan.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { newId } from '../../src/main/ids';
@@ -25,7 +26,7 @@ export interface Submission {
 const name = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 100;
 const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/** The fields SPEC.md §6 requires, or null: enough validation to never store nonsense. */
+/** The fields docs/contract/api.md#scans requires, or null: enough validation to never store nonsense. */
 export function validate(body: unknown): Submission | null {
   if (typeof body !== 'object' || body === null) return null;
   const { tool, action, tokens, timeline } = body as Record<string, unknown>;

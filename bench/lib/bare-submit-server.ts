@@ -1,7 +1,7 @@
 /**
  * The submit baseline: `POST /v1/scans` on bare node:http with prepared better-sqlite3
  * statements. It does what a submission must do and nothing more: read and parse the JSON, check
- * the fields minimally (SPEC.md §6's sizes and the tokens sum), store the scan row and its
+ * the fields minimally (the sizes and the tokens sum of docs/contract/api.md#scans), store the scan row and its
  * timeline rows in one transaction, answer 201 with the scan. No framework, no schema compiler,
  * no query builder, no policy (the benchmark submits scans without an organization, so the real
  * server evaluates none either).

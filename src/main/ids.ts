@@ -16,7 +16,7 @@ function pooledRandom(): number {
 
 const nextUlid = monotonicFactory(pooledRandom);
 
-/** A prefixed ULID: opaque to clients, sortable by creation time (SPEC.md §1). */
+/** A prefixed ULID: opaque to clients, sortable by creation time (docs/contract/api.md#basics). */
 export function newId(kind: keyof typeof ID_PREFIX): string {
   return ID_PREFIX[kind] + nextUlid();
 }

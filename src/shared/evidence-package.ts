@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Id } from './api/common';
 
-/** Evidence package format 1 (SPEC.md §8). */
+/** Evidence package format 1 (docs/contract/package-format.md#layout). */
 export const PACKAGE_FORMAT = 'scandesk.evidence';
 export const PACKAGE_VERSION = 1;
 export const MANIFEST_PATH = 'manifest.json';

@@ -1,5 +1,5 @@
 /**
- * Tool and action names compare case-insensitively (SPEC.md §7): this is the one fold the policy
+ * Tool and action names compare case-insensitively (docs/contract/policies.md#rules): this is the one fold the policy
  * engine, the tool filter and its suggestions share, so that a name a policy blocks is the name
  * the filter finds. A fixed locale: the same name folds the same on every machine.
  */

@@ -7,7 +7,7 @@ export const NAME_MAX_LENGTH = 100;
 const SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 
 /**
- * At least one character that is not a space, and no control characters (SPEC.md §4) nor
+ * At least one character that is not a space, and no control characters (docs/contract/api.md#basics) nor
  * bidirectional overrides (plain-text.ts). Ranges rather than `\p{Cc}` and `\s`: every JSON
  * Schema validator and regex dialect reads `\x`/`\u` ranges the same way, with or without a
  * Unicode flag.

@@ -179,7 +179,7 @@ describe.runIf(onPostgres)(`${SERVERS} server processes on one PostgreSQL databa
     for (const id of acknowledged.keys()) expect(storedIds.has(id), id).toBe(true);
     expect(rollupProblems(await storeInvariants(db))).toEqual([]);
 
-    // Each user's total, from every server, equals a recount of the visibility rule (SPEC.md §2).
+    // Each user's total, from every server, equals a recount of the visibility rule (docs/contract/auth.md#visibility).
     for (const caller of callers) {
       const me = parsed<{ id: string }>(await http(servers[0]!.url, caller.token, 'GET', '/v1/me'));
       const recount = await sql<{ n: number }>`

@@ -8,7 +8,7 @@
  *   and a JSON body the listed schema accepts;
  * - a request the document accepts is not refused for its shape (400, 415, 422). The one allowed
  *   refusal is a rule the schema cannot state, between fields: then the operation's description
- *   must name every field the 400 names (SPEC's error details carry them);
+ *   must name every field the 400 names (the error details carry them: docs/contract/errors.md#shape);
  * - the request bodies the document gives as examples are accepted;
  * - a request the document refuses is refused (4xx);
  * - without a token, or with an unknown one, 401; a method the path does not list, 405;

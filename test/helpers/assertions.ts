@@ -4,7 +4,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../src/shared/api/errors';
 import type { Db } from '../../src/main/db/database';
 import { UsageError } from '../../src/cli/usage-error';
 
-/** Asserts the one error shape of SPEC.md §3, exactly: no more keys, no fewer. */
+/** Asserts the one error shape of docs/contract/errors.md#shape, exactly: no more keys, no fewer. */
 export function expectError(
   response: LightMyRequestResponse,
   status: number,

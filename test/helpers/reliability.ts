@@ -29,7 +29,7 @@ export function makeRng(seed: number): { next(): number; int(max: number): numbe
 }
 
 /**
- * What is wrong with an error response against SPEC.md §3, or null when it has the one shape:
+ * What is wrong with an error response against docs/contract/errors.md#shape, or null when it has the one shape:
  * `{error: {status, code, message, details}}` with the status matching both the code and the
  * HTTP status. Never throws, so that it can run inside concurrent client loops.
  */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// docs/security.md, Server identity. The server proves it holds its data directory's key by
+// docs/contract/auth.md#server-identity. The server proves it holds its data directory's key by
 // answering a client's random challenge; the answer says nothing else and cannot be replayed
 // for another challenge. It covers the address and port the connection reached, as the server's
 // socket has them, so that a program on another address or port cannot relay the challenge to the

@@ -10,7 +10,7 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 }
 
 /**
- * The permission table of SPEC.md §2: a non-member learns nothing (404), a member whose role is
+ * The permission table of docs/contract/auth.md#roles: a non-member learns nothing (404), a member whose role is
  * too low is refused (403). Returns the caller's role.
  */
 export async function requireRole(

@@ -26,7 +26,10 @@ export async function readOrganization(db: Db, userId: string, id: string): Prom
   return getOrganization(db, id);
 }
 
-/** The creator becomes the owner; a new organization starts with the empty policy (SPEC.md §7). */
+/**
+ * The creator becomes the owner; a new organization starts with the empty policy
+ * (docs/contract/policies.md#policy-document).
+ */
 export async function createOrganization(db: Db, userId: string, name: string): Promise<Organization> {
   const id = newId('organization');
   const at = currentTimestamp();

@@ -5,7 +5,7 @@ import type { Db } from '../db/database';
 import { requireRole } from '../organizations/access';
 import { findPolicy, savePolicy } from './policies.repository';
 
-/** Any member reads the organization's policy (SPEC.md §5). */
+/** Any member reads the organization's policy (docs/contract/auth.md#roles). */
 export async function readPolicy(db: Db, organizationId: string, userId: string): Promise<Policy> {
   await requireRole(db, organizationId, userId, 'member');
   return findPolicy(db, organizationId);

@@ -41,7 +41,7 @@ export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBo
   sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
 
 /**
- * SPEC.md §2: a scan is visible to whoever submitted or imported it, and to the owners and admins
+ * docs/contract/auth.md#visibility: a scan is visible to whoever submitted or imported it, and to the owners and admins
  * of its organization.
  */
 export function visibleTo(userId: string) {
@@ -55,7 +55,7 @@ export interface ScanOrder {
   direction: 'asc' | 'desc';
 }
 
-/** SPEC.md §6's order: newest first. */
+/** The list's default order, newest first (docs/contract/api.md#scan-list). */
 export const NEWEST_FIRST: ScanOrder = { column: 'created_at', direction: 'desc' };
 
 /**

@@ -29,7 +29,7 @@ const time = (text: string | undefined, parse: (text: string) => number | null):
   text === undefined ? undefined : (parse(text) ?? undefined);
 
 /**
- * The list filters of SPEC.md §6 in store terms; `since`/`until` were validated by the schema.
+ * The list filters of docs/contract/api.md#scan-list in store terms; `since`/`until` were validated by the schema.
  * `importer`, the caller, is whose imports a `package_id` is looked up among.
  */
 export function toFilters(
@@ -121,8 +121,8 @@ function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
 
 /**
  * Stores a submitted scan with its timeline and the violations its organization's policy implies,
- * all or nothing (SPEC.md §6, §7): in a savepoint of a group commit shared with concurrent
- * submissions, settled only once committed.
+ * all or nothing (docs/contract/api.md#scans, docs/contract/policies.md#rules): in a savepoint of a
+ * group commit shared with concurrent submissions, settled only once committed.
  */
 export async function submitScan(db: Db, userId: string, body: SubmitScanBody): Promise<Scan> {
   const createdAt = Date.now();

@@ -15,7 +15,7 @@ import { violationCount, violationCountsByEntry, violationCountsByRule, violatio
 
 const TIMELINE_INDEX_MAX = 2 ** 31 - 1;
 
-/** SPEC.md §2: a scan the caller cannot see is not found, and so are its violations. */
+/** docs/contract/auth.md#visibility: a scan the caller cannot see is not found, and so are its violations. */
 async function visibleScan(db: Db, userId: string, scanId: string): Promise<ScanRow> {
   const row = await findVisibleScan(db, scanId, userId);
   if (!row) throw notFound('scan');

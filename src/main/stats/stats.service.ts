@@ -15,7 +15,7 @@ import { toFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
 import { splitByDays, type Span } from '../scans/day-split';
 
-/** Token sums past 2^53 − 1 are answered as 2^53 − 1: JSON integers stay safe (SPEC.md §1). */
+/** Token sums past 2^53 − 1 are answered as 2^53 − 1: JSON integers stay safe (docs/contract/api.md#basics). */
 const saturated = (tokens: number): number => Math.min(tokens, Number.MAX_SAFE_INTEGER);
 
 const BUCKET_MS: Record<StatBucket, number> = { hour: HOUR_MS, day: DAY_MS };
@@ -81,7 +81,7 @@ async function dayRollupRows(
 
 /**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
- * optionally split by tool or action (SPEC.md §6, "Aggregates"). Buckets without scans are absent.
+ * optionally split by tool or action (docs/contract/api.md#aggregates). Buckets without scans are absent.
  * Day buckets of whole days come from the scan_days rollup; partial days and hour buckets from
  * the scans.
  */

@@ -1,6 +1,6 @@
 // Kept free of TypeBox so that clients (the CLI) can use it without building schemas at start-up.
 
-/** Every error code of SPEC.md §3, with the HTTP status it always travels with. */
+/** Every error code of docs/contract/errors.md#codes, with the HTTP status it always travels with. */
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,

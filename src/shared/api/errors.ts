@@ -19,5 +19,5 @@ export const ErrorBodySchema = Type.Object(
       details: Type.Array(ErrorDetailSchema),
     }),
   },
-  { description: 'The one error shape of every error path (SPEC.md §3).' },
+  { description: 'The one error shape of every error path (docs/contract/errors.md#shape).' },
 );

@@ -95,10 +95,10 @@ export const ExportBody = Type.Object(
 export type ExportBody = Static<typeof ExportBody>;
 
 /**
- * `POST /v1/evidence/imports` (SPEC.md §8): the scans stored now, and those already stored
- * identically, by the ids they are stored under; `ids` maps each of the package's scan ids to
- * that id (docs/security.md, Imported ids: a scan the importer does not own is stored under an
- * id derived from theirs).
+ * `POST /v1/evidence/imports` (docs/contract/package-format.md#import): the scans stored now, and
+ * those already stored identically, by the ids they are stored under; `ids` maps each of the
+ * package's scan ids to that id (a scan the importer cannot see is stored under an id derived from
+ * theirs: docs/contract/package-format.md#imported-ids).
  */
 export const ImportResult = Type.Object({
   imported: Type.Array(Id),

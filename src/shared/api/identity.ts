@@ -11,7 +11,7 @@ export const IdentityQuery = Type.Object(
 );
 export type IdentityQuery = Static<typeof IdentityQuery>;
 
-/** docs/security.md, Server identity: proof that this server holds the data directory's key. */
+/** Proof that this server holds the data directory's key (docs/contract/auth.md#server-identity). */
 export const Identity = Type.Object({
   proof: Type.String({
     pattern: '^[0-9a-f]{64}$',

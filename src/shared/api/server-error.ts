@@ -1,7 +1,7 @@
 // TypeBox-free like error-codes.ts: the CLI and the renderer both use it.
 import { isErrorBody, type ErrorDetail } from './error-codes';
 
-/** An error answer from a Scandesk server, carrying the contract's error body (SPEC.md §3). */
+/** An error answer from a Scandesk server, carrying the contract's error body (docs/contract/errors.md#shape). */
 export class ServerError extends Error {
   override readonly name = 'ServerError';
 

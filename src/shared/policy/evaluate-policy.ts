@@ -21,7 +21,7 @@ const foldedSet = (names: readonly string[]): Set<string> => new Set(names.map(f
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * The policy engine of SPEC.md §7, a pure function: scan-level findings first, then one finding
+ * The policy engine of docs/contract/policies.md#rules, a pure function: scan-level findings first, then one finding
  * per offending timeline entry, in timeline order. Names compare case-insensitively.
  */
 export function evaluatePolicy(policy: Policy, subject: PolicySubject): Finding[] {

@@ -28,7 +28,7 @@ interface TeamBody {
   created_at: string;
 }
 
-/** Asserts the get shape of SPEC.md §4 exactly: these keys, these types, nothing else. */
+/** Asserts the get shape of docs/contract/api.md#organizations exactly: these keys, these types, nothing else. */
 function expectOrganization(
   response: LightMyRequestResponse,
   status: number,

@@ -5,7 +5,7 @@ import { expectError, snapshotDatabase } from '../../helpers/assertions';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 /**
- * The permission table of SPEC.md §2 for organizations and teams: every operation, for every role
+ * The permission table of docs/contract/auth.md#roles for organizations and teams: every operation, for every role
  * and for a non-member. A non-member learns nothing (404, the same answer as for an id that does
  * not exist); a member whose role is too low gets 403. A refusal changes nothing.
  */
@@ -31,7 +31,7 @@ interface Operation {
 
 const UNKNOWN: Ids = { orgId: 'org_01JZZZZZZZZZZZZZZZZZZZZZZZ', teamId: 'team_01JZZZZZZZZZZZZZZZZZZZZZZZ' };
 
-describe('permissions (SPEC.md §2)', () => {
+describe('permissions (docs/contract/auth.md#roles)', () => {
   let ctx: TestContext;
   /** Per-scenario users; the organization of each scenario is new, so their roles are set there. */
   let founder: TestUser;

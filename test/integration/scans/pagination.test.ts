@@ -68,7 +68,7 @@ describe('scans list: pagination, order, filters', () => {
     await ctx.close();
   });
 
-  /** Newest first, then id descending: the order of SPEC.md §6. */
+  /** Newest first, then id descending: the order of docs/contract/api.md#scan-list. */
   const ordered = (scans: readonly ScanFixture[]): string[] =>
     [...scans].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((s) => s.id);
 

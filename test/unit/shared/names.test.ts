@@ -6,7 +6,7 @@ import { NAME_PATTERN } from '../../../src/shared/names';
 
 const validate = new Ajv({ allErrors: true, strict: false }).compile(NameBody);
 
-describe('the name rule (SPEC.md §4)', () => {
+describe('the name rule (docs/contract/api.md#basics)', () => {
   it.each([['a'], ['Acme Corp'], ['  padded  '], ['Ünïcødé 名前'], ['x'.repeat(100)]])('accepts %j', (name) => {
     expect(validate({ name })).toBe(true);
   });

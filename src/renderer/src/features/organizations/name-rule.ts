@@ -3,7 +3,7 @@ import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../../../shared/names';
 const pattern = new RegExp(NAME_PATTERN, 'u');
 
 /**
- * The server's name rule (SPEC.md §4), checked before sending so the person learns at once; the
+ * The server's name rule (docs/contract/api.md#basics), checked before sending so the person learns at once; the
  * server still has the last word and its 400 message is shown too. Null when the name is fine.
  */
 export function nameProblem(name: string): string | null {

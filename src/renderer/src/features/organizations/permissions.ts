@@ -6,7 +6,7 @@ export type OrgAction =
 const OWNER_ADMIN = 'Only owners and admins can';
 const OWNER = 'Only owners can';
 
-// SPEC.md §2: the role table, with the sentence shown next to a control the role forbids.
+// docs/contract/auth.md#roles: the role table, with the sentence shown next to a control the role forbids.
 const RULES: Record<OrgAction, { roles: readonly Role[]; reason: string }> = {
   rename: { roles: ['owner', 'admin'], reason: `${OWNER_ADMIN} rename an organization` },
   delete: { roles: ['owner'], reason: `${OWNER} delete an organization` },

@@ -1,6 +1,6 @@
 import type { IndexedTimelineEntry, TimelineBucket, TimelinePage } from '../../../../shared/api/evidence';
 
-/** More raw points than this and the chart draws server-side buckets instead (SPEC.md §6). */
+/** More raw points than this and the chart draws server-side buckets instead (docs/contract/api.md#aggregates). */
 export const RAW_POINT_LIMIT = 2000;
 /** Buckets asked for over the whole timeline; zooming shows the ones in the window. */
 export const BUCKET_COUNT = 1000;

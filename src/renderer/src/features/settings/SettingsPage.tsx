@@ -37,7 +37,7 @@ export function SettingsPage() {
                 isEmpty={settings.isSuccess && hint === null}
                 empty="The data directory has no token file: the token cannot be shown."
               >
-                {/* A browser session never receives the token itself (docs/security.md). */}
+                {/* A browser session never receives the token itself (docs/contract/auth.md#sessions). */}
                 <code data-testid="token">{hint}</code>
                 <p className="state">
                   Print it in a terminal with <code>scandesk token</code>; the command line below finds it by itself.
