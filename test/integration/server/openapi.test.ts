@@ -217,9 +217,10 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('accepts no policy body larger than the JSON limit, however its text is escaped', () => {
-    const body = document.paths['/v1/organizations/{id}/policy/preview']?.post?.requestBody?.content[
-      'application/json'
-    ]?.schema as { properties: { policy: { properties: Record<string, { maxItems?: number; anyOf?: { maxItems?: number }[] }> } } };
+    const body = document.paths['/v1/organizations/{id}/policy/preview']?.post?.requestBody?.content['application/json']
+      ?.schema as {
+      properties: { policy: { properties: Record<string, { maxItems?: number; anyOf?: { maxItems?: number }[] }> } };
+    };
     const lists = body.properties.policy.properties;
     const items = (list: { maxItems?: number; anyOf?: { maxItems?: number }[] } | undefined) =>
       list?.maxItems ?? list?.anyOf?.find((option) => option.maxItems !== undefined)?.maxItems ?? Infinity;
