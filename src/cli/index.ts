@@ -1,5 +1,4 @@
-import { maskSecrets } from '../main/db/database-location';
-import { VERSION } from '../main/version';
+import { maskSecrets, VERSION } from '../main/cli-core';
 import { ServerError } from './client-errors';
 import {
   demoHelp,
