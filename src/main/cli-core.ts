@@ -49,7 +49,7 @@ export const runDemo = loadedOnCall(async () => (await import('./demo/demo.servi
  * workspace owner's unless `userId` names another user. The owner's new token replaces the token
  * file's; another user's is theirs to keep, returned and written nowhere.
  */
-export async function rotateTokens(
+export async function rotateTokensInDataDir(
   dataDir: string,
   options: { database?: DatabaseLocation | undefined; userId?: string | undefined },
 ): Promise<{ token: string; inTokenFile: boolean }> {

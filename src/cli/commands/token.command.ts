@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CreatedToken, TokenList } from '../../shared/api/tokens';
 import type { User } from '../../shared/api/users';
-import { defaultDataDir, rotateTokens, tokenFile } from '../../main/cli-core';
+import { defaultDataDir, rotateTokensInDataDir, tokenFile } from '../../main/cli-core';
 import { printJson, table, writeErr, writeOut } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { CLIENT_OPTIONS, clientFrom } from './client-flags';
@@ -38,7 +38,7 @@ async function localToken(args: string[]): Promise<number> {
   if (values.user !== undefined && !values.rotate) throw new UsageError(`token: --user needs --rotate\n${tokenHelp}`);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.rotate) {
-    const { token, inTokenFile } = await rotateTokens(dataDir, {
+    const { token, inTokenFile } = await rotateTokensInDataDir(dataDir, {
       database: databaseFlag(values.database, values['database-password-file']),
       userId: values.user,
     });
