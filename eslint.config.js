@@ -32,8 +32,9 @@ const MAIN_STAYS_MAIN = {
   group: ['**/renderer/**', '**/preload/**', '**/cli/**'],
   message: 'src/main may use src/shared only.',
 };
-// The HTTP assembly: the app that registers every feature's routes, and the door the shell uses.
-const ASSEMBLY = ['src/main/server/**', 'src/main/core.ts'];
+// The HTTP assembly: the app that registers every feature's routes, and the doors the shell and
+// the CLI use.
+const ASSEMBLY = ['src/main/server/**', 'src/main/core.ts', 'src/main/cli-core.ts'];
 const CORE_RULES = [
   { group: ['electron', 'electron/*'], message: 'Only src/main/desktop imports electron; the core is plain Node.' },
   { group: ['**/desktop/**'], message: 'The core never imports the desktop shell.' },
@@ -49,6 +50,10 @@ const DB_DRIVERS = {
 const SERVER_IS_ASSEMBLY = {
   group: ['**/server/*'],
   message: 'Features use the HTTP toolkit (src/main/http); only the assembly names features.',
+};
+const TESTS_NEVER_BENCH = {
+  group: ['**/bench/**'],
+  message: 'Tests never import bench/: what both need lives in test/fixtures.',
 };
 const TRANSACTIONS_THROUGH_DB = [
   'error',
@@ -196,7 +201,12 @@ export default tseslint.config(
       'no-restricted-imports': restrict([
         { group: ['electron', 'electron/*'], message: 'The CLI is plain Node.' },
         DB_DRIVERS,
-        { group: ['**/renderer/**', '**/preload/**'], message: 'The CLI may use src/main and src/shared.' },
+        { group: ['**/renderer/**', '**/preload/**'], message: 'The CLI may use src/main/cli-core.ts and src/shared.' },
+        {
+          // `../main/x` or `../../main/x`; `cli-core` is the one allowed.
+          regex: '^(\\.\\./)+main/(?!cli-core$)',
+          message: 'src/cli reaches the core only through src/main/cli-core.ts.',
+        },
       ]),
     },
   },
@@ -213,6 +223,32 @@ export default tseslint.config(
           message: 'Print with writeOut/writeErr/printJson (src/cli/output.ts): they escape control characters.',
         },
       ],
+    },
+  },
+  {
+    // Fixtures shared by the tests and the benchmarks live in test/fixtures/; test/helpers/ is the
+    // tests' own, and no test depends on bench/ (bench-smoke runs it and reads its output).
+    files: ['bench/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          regex: '^(\\.\\./)+test/(?!fixtures/)',
+          message: "Of test/, bench/ may use test/fixtures only (test/helpers is the tests' own).",
+        },
+      ]),
+    },
+  },
+  {
+    files: ['test/**'],
+    rules: { 'no-restricted-imports': restrict([TESTS_NEVER_BENCH]) },
+  },
+  {
+    files: ['test/fixtures/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        TESTS_NEVER_BENCH,
+        { group: ['**/helpers/**'], message: 'test/fixtures is shared with bench/: it may not use test/helpers.' },
+      ]),
     },
   },
 );

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resultsFile, writeResults } from './lib/results-json';
-import { createDatabase, startCluster, type Cluster } from '../test/helpers/postgres-cluster';
+import { createDatabase, startCluster, type Cluster } from '../test/fixtures/postgres-cluster';
 import { Scratch } from './lib/scratch';
 import { renderSummary, renderTable } from './lib/table';
 import { isBenchmark, type BenchContext, type BenchDatabase, type Benchmark, type Result } from './lib/types';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
-import { seededRandom } from '../../test/helpers/seeded-random';
+import { seededRandom } from '../../test/fixtures/seeded-random';
 import { openBulkStore } from './bulk-store';
 import { downloadToFile } from './http';
 import { startServe } from './serve-child';

@@ -6,7 +6,7 @@
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/evidence.repository';
-import { seededRandom } from '../../test/helpers/seeded-random';
+import { seededRandom } from '../../test/fixtures/seeded-random';
 import { openBulkStore } from './bulk-store';
 
 export const YEAR_START = Date.UTC(2025, 0, 1);

@@ -2,11 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIdentityProof, normalizeAddress, type SocketEnd } from '../main/identity/identity-proof';
-import { readServerKey } from '../main/identity/server-key';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../main/server/default-address';
-import { defaultDataDir, serverKeyFile, tokenFile } from '../main/workspace/data-dir';
-import { liveServerUrl } from '../main/workspace/server-file';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  defaultDataDir,
+  isIdentityProof,
+  liveServerUrl,
+  normalizeAddress,
+  readServerKey,
+  serverKeyFile,
+  tokenFile,
+  type SocketEnd,
+} from '../main/cli-core';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
 
 // Re-exported: the error classes live apart so that index.ts can classify them without loading this file.

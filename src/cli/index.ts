@@ -1,5 +1,4 @@
-import { maskSecrets } from '../main/db/database-location';
-import { VERSION } from '../main/version';
+import { maskSecrets, VERSION } from '../main/cli-core';
 import { ServerError } from './client-errors';
 import {
   demoHelp,
@@ -23,8 +22,9 @@ import { terminalSafe } from './terminal-text';
 type Run = (args: string[]) => Promise<number>;
 
 /**
- * Each command's module is imported only when that command runs: `serve` and `token` pull in
- * fastify and SQLite, which a client command such as `scans list` should not pay for at start-up.
+ * Each command's module is imported only when that command runs, and the core's heavy modules
+ * (fastify, SQLite) only when an operation of src/main/cli-core.ts needs them: a client command
+ * such as `scans list` should not pay for them at start-up.
  */
 const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   serve: { help: serveHelp, load: async () => (await import('./commands/serve.command')).serveCommand },

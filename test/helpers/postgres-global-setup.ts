@@ -6,7 +6,7 @@
  */
 import { migrateToLatest } from '../../src/main/db/migrate';
 import { openPostgres } from '../../src/main/db/postgres-connection';
-import { createDatabase, dropDatabase, startCluster, type Cluster } from './postgres-cluster';
+import { createDatabase, dropDatabase, startCluster, type Cluster } from '../fixtures/postgres-cluster';
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   if (process.env.SCANDESK_TEST_BACKEND !== 'postgres') return undefined;

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '../../src/shared/api/errors';
 import type { Db } from '../../src/main/db/database';
 import { snapshotDatabase } from './assertions';
-import { seededRandom } from './seeded-random';
+import { seededRandom } from '../fixtures/seeded-random';
 
 /**
  * The seed of a randomized test: `SCANDESK_SEED` (or the given variable) replays a failure,

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpSync } from 'node:fs';
 import type { DatabaseLocation } from '../../src/main/db/database-location';
-import { createDatabase, dropDatabase } from './postgres-cluster';
+import { createDatabase, dropDatabase } from '../fixtures/postgres-cluster';
 
 export const onPostgres = process.env.SCANDESK_TEST_BACKEND === 'postgres';
 

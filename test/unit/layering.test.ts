@@ -42,6 +42,22 @@ describe('layering rules', () => {
     ['src/main/server/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
     ['src/cli/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
     [
+      'src/cli/commands/probe.ts',
+      "import { findWorkspaceOwner } from '../../main/users/users.repository';\nexport const f = findWorkspaceOwner;\n",
+    ],
+    ['src/cli/probe.ts', "import { tokenFile } from '../main/workspace/data-dir';\nexport const t = tokenFile;\n"],
+    ['src/cli/probe.ts', "import { openWorkspace } from '../main/core';\nexport const o = openWorkspace;\n"],
+    [
+      'bench/lib/probe.ts',
+      "import { cleanupProcesses } from '../../test/helpers/serve-process';\nexport const c = cleanupProcesses;\n",
+    ],
+    [
+      'bench/probe.ts',
+      "import { startCluster } from '../test/helpers/postgres-cluster';\nexport const s = startCluster;\n",
+    ],
+    ['test/e2e/probe.ts', "import { COLUMNS } from '../../bench/lib/table';\nexport const c = COLUMNS;\n"],
+    ['test/fixtures/probe.ts', "import { ROOT } from '../helpers/serve-process';\nexport const r = ROOT;\n"],
+    [
       'src/main/teams/probe.ts',
       "import type { Db } from '../db/database';\nexport const t = (db: Db) => db.transaction().execute(async () => 1);\n",
     ],
@@ -67,6 +83,20 @@ describe('layering rules', () => {
     [
       'src/main/teams/probe.ts',
       "import { inTransaction } from '../db/transaction';\nexport const t = inTransaction;\n",
+    ],
+    [
+      'src/cli/commands/probe.ts',
+      "import { openWorkspace } from '../../main/cli-core';\nexport const o = openWorkspace;\n",
+    ],
+    ['src/cli/probe.ts', "import { VERSION } from '../main/cli-core';\nexport const v = VERSION;\n"],
+    ['src/cli/probe.ts', "import { SEVERITIES } from '../shared/api/scans';\nexport const s = SEVERITIES;\n"],
+    [
+      'bench/lib/probe.ts',
+      "import { seededRandom } from '../../test/fixtures/seeded-random';\nexport const s = seededRandom;\n",
+    ],
+    [
+      'test/helpers/probe.ts',
+      "import { seededRandom } from '../fixtures/seeded-random';\nexport const s = seededRandom;\n",
     ],
   ])('allows %s: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).toEqual([]);

@@ -1,11 +1,12 @@
 import {
   DatabaseUrlError,
+  PasswordFileError,
   parseDatabaseUrl,
+  readPasswordFile,
   urlHasPassword,
   type DatabaseLocation,
   type PostgresLocation,
-} from '../../main/db/database-location';
-import { PasswordFileError, readPasswordFile } from '../../main/db/password-file';
+} from '../../main/cli-core';
 import { writeErr } from '../output';
 import { UsageError } from '../usage-error';
 

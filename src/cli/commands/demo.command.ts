@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { tokenFile } from '../../main/workspace/data-dir';
-import { describeLocation } from '../../main/db/database-location';
+import { describeLocation, runDemo, tokenFile } from '../../main/cli-core';
 import { EXIT, UsageError } from '../usage-error';
 import { countProgress } from '../count-progress';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
@@ -56,7 +55,6 @@ export async function demoCommand(args: string[]): Promise<number> {
   const now = parseNow(values.now);
   const database = databaseFlag(values.database, values['database-password-file']);
 
-  const { runDemo } = await import('../../main/demo/demo.service');
   const summary = await runDemo({
     dataDir,
     database,

@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, DEFAULT_PORT } from '../../main/server/default-address';
-import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
-import { startServer } from '../../main/server/listen';
-import { rendererDir } from '../../main/renderer-dir';
-import { openWorkspace } from '../../main/workspace/workspace';
-import { describeLocation, maskSecrets } from '../../main/db/database-location';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  defaultDataDir,
+  describeLocation,
+  maskSecrets,
+  openWorkspace,
+  rendererDir,
+  startServer,
+  tokenFile,
+} from '../../main/cli-core';
 import { EXIT, UsageError } from '../usage-error';
 import { DATABASE_OPTION, databaseFlag } from './database-flag';
 import { writeErr, writeOut } from '../output';

@@ -1,10 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { describeLocation, type DatabaseLocation } from '../../main/db/database-location';
-import { migrateToLatest } from '../../main/db/migrate';
-import { checkReachable, openDatabase } from '../../main/db/open-database';
-import { copyStore, countRows } from '../../main/db/store-copy';
-import { databaseFile, tokenFile } from '../../main/workspace/data-dir';
+import { copyStore, databaseFile, describeLocation, tokenFile, type DatabaseLocation } from '../../main/cli-core';
 import { countProgress } from '../count-progress';
 import { EXIT, UsageError } from '../usage-error';
 import { databaseUrl } from './database-flag';
@@ -34,32 +30,22 @@ export async function storeCommand(args: string[]): Promise<number> {
   const to = storeAt(values.to, '--to');
   if (describeLocation(from.location) === describeLocation(to.location))
     throw new UsageError('--from and --to are the same store');
-  const source = openDatabase(from.location);
-  const target = openDatabase(to.location);
-  try {
-    await checkReachable(source, from.location);
-    await checkReachable(target, to.location);
-    // The same schema on both sides: an older source is upgraded first, as any start would.
-    await migrateToLatest(source);
-    await migrateToLatest(target);
-    const { total } = await countRows(source);
+  let started = 0;
+  const summary = await copyStore(from.location, to.location, (total) => {
     const progress = countProgress(process.stderr, 'rows');
     let done = 0;
-    const started = performance.now();
-    const summary = await copyStore(source, target, (rows) => progress((done += rows), total));
-    if (from.dataDir && to.dataDir && existsSync(tokenFile(from.dataDir)) && !existsSync(tokenFile(to.dataDir))) {
-      copyFileSync(tokenFile(from.dataDir), tokenFile(to.dataDir));
-    }
-    const tables = Object.entries(summary.rows)
-      .map(([table, n]) => `${n.toLocaleString('en-US')} ${table}`)
-      .join(', ');
-    writeOut(
-      `copied ${summary.total.toLocaleString('en-US')} rows (${tables}) from ${describeLocation(from.location)} ` +
-        `to ${describeLocation(to.location)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-    );
-    return EXIT.ok;
-  } finally {
-    await source.destroy();
-    await target.destroy();
+    started = performance.now();
+    return (rows) => progress((done += rows), total);
+  });
+  if (from.dataDir && to.dataDir && existsSync(tokenFile(from.dataDir)) && !existsSync(tokenFile(to.dataDir))) {
+    copyFileSync(tokenFile(from.dataDir), tokenFile(to.dataDir));
   }
+  const tables = Object.entries(summary.rows)
+    .map(([table, n]) => `${n.toLocaleString('en-US')} ${table}`)
+    .join(', ');
+  writeOut(
+    `copied ${summary.total.toLocaleString('en-US')} rows (${tables}) from ${describeLocation(from.location)} ` +
+      `to ${describeLocation(to.location)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  return EXIT.ok;
 }

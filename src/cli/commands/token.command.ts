@@ -2,10 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CreatedToken, TokenList } from '../../shared/api/tokens';
 import type { User } from '../../shared/api/users';
-import { defaultDataDir, tokenFile } from '../../main/workspace/data-dir';
-import { rotateTokensOf } from '../../main/users/tokens.service';
-import { findWorkspaceOwner } from '../../main/users/users.repository';
-import { openWorkspace, writeTokenFile } from '../../main/workspace/workspace';
+import { defaultDataDir, rotateTokensInDataDir, tokenFile } from '../../main/cli-core';
 import { printJson, table, writeErr, writeOut } from '../output';
 import { EXIT, UsageError } from '../usage-error';
 import { CLIENT_OPTIONS, clientFrom } from './client-flags';
@@ -41,22 +38,14 @@ async function localToken(args: string[]): Promise<number> {
   if (values.user !== undefined && !values.rotate) throw new UsageError(`token: --user needs --rotate\n${tokenHelp}`);
   const dataDir = values['data-dir'] ?? defaultDataDir();
   if (values.rotate) {
-    const workspace = await openWorkspace(dataDir, {
+    const { token, inTokenFile } = await rotateTokensInDataDir(dataDir, {
       database: databaseFlag(values.database, values['database-password-file']),
+      userId: values.user,
     });
-    try {
-      const owner = await findWorkspaceOwner(workspace.db);
-      if (!owner) throw new Error('the store has no workspace owner');
-      const userId = values.user ?? owner.id;
-      const { token } = await rotateTokensOf(workspace.db, userId);
-      if (userId !== owner.id) {
-        // Another user's token is theirs to keep: shown once, never written to this directory.
-        writeOut(`${token}\n`);
-        return EXIT.ok;
-      }
-      writeTokenFile(dataDir, token);
-    } finally {
-      await workspace.close();
+    if (!inTokenFile) {
+      // Another user's token is theirs to keep: shown once, never written to this directory.
+      writeOut(`${token}\n`);
+      return EXIT.ok;
     }
   }
   try {

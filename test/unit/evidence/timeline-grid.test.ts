@@ -13,7 +13,7 @@ import {
   type Aggregate,
   type Grid,
 } from '../../../src/main/evidence/timeline-grid';
-import { seededRandom } from '../../helpers/seeded-random';
+import { seededRandom } from '../../fixtures/seeded-random';
 
 type Entry = { timestamp: number; tokens: number };
 

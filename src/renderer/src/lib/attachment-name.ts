@@ -1,13 +1,15 @@
-/** Filename from a Content-Disposition header (RFC 6266: filename* first), else the fallback. */
+import contentDisposition from 'content-disposition';
+
+/**
+ * The filename of a Content-Disposition header (RFC 6266: `filename*` first), read by the
+ * `content-disposition` package; the fallback when there is no header, no name or the header does
+ * not parse.
+ */
 export function attachmentName(header: string | null, fallback: string): string {
   if (!header) return fallback;
-  const extended = /filename\*=UTF-8''([^;]+)/i.exec(header);
-  if (extended?.[1]) {
-    try {
-      return decodeURIComponent(extended[1]);
-    } catch {
-      // A malformed encoding: fall through to the plain name.
-    }
+  try {
+    return contentDisposition.parse(header).parameters.filename || fallback;
+  } catch {
+    return fallback;
   }
-  return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
 }

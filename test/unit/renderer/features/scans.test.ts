@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listKeyAction } from '../../../../src/renderer/src/features/scans/list-keys';
 import { clickPage, clickRow, EMPTY_SELECTION, pageState } from '../../../../src/renderer/src/features/scans/selection';
+import { attachmentDisposition } from '../../../../src/main/http/content-disposition';
 import { attachmentName } from '../../../../src/renderer/src/lib/attachment-name';
 import {
   pageInfo,
@@ -203,8 +204,25 @@ describe('selection', () => {
 describe('attachmentName', () => {
   it('prefers filename*, falls back to filename, then to the default', () => {
     expect(attachmentName(`attachment; filename="a.zip"; filename*=UTF-8''%C3%A9t%C3%A9.zip`, 'x')).toBe('été.zip');
+    expect(attachmentName(`attachment; filename*=UTF-8''%C3%A9t%C3%A9.zip; filename="a.zip"`, 'x')).toBe('été.zip');
     expect(attachmentName('attachment; filename="a.zip"', 'x')).toBe('a.zip');
-    expect(attachmentName(`attachment; filename*=UTF-8''%E0%A4`, 'x')).toBe('x');
+    expect(attachmentName('attachment', 'x')).toBe('x');
+    expect(attachmentName('attachment; filename="a.zip', 'x')).toBe('x');
     expect(attachmentName(null, 'x')).toBe('x');
+  });
+
+  it('reads a malformed filename* leniently, as the content-disposition package does', () => {
+    expect(attachmentName(`attachment; filename*=UTF-8''%E0%A4.zip`, 'x')).toBe('\uFFFD.zip');
+  });
+
+  it('reads back every name the server writes', () => {
+    for (const name of [
+      'scandesk-scans-2026-11-02-101500.csv',
+      'evidence-a"b.zip',
+      'evidence-漢字.zip',
+      "a b'(*)%.zip",
+    ]) {
+      expect(attachmentName(attachmentDisposition(name), 'x')).toBe(name);
+    }
   });
 });
