@@ -23,7 +23,7 @@ async function countLines(file: string): Promise<number> {
   return lines;
 }
 
-/** Issue 14: writing the package at least 0.6 times as fast as zip writes the bare timeline. */
+/** Writing the package at least 0.6 times as fast as zip writes the bare timeline. */
 const ZIP_TARGET_RATIO = 0.6;
 
 export default defineBenchmark({

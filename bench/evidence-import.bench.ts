@@ -21,7 +21,7 @@ function checkImported(status: number, body: string, scanId: string): void {
   }
 }
 
-/** Issue 14: near SQLite's insert limit (~1.3 µs a row), in little memory, without stalling others. */
+/** Near SQLite's insert limit (~1.3 µs a row), in little memory, without stalling others. */
 const RATE_TARGET = 500_000;
 const MEMORY_TARGET_MB = 64;
 const CONCURRENT_LIST_TARGET_MS = 100;

@@ -12,7 +12,7 @@ const ROUNDS = { full: 5, quick: 1 } as const;
 const ROUND_S = { full: 2, quick: 2 } as const;
 const TARGET_RATIO = 0.6;
 const BASELINE = 'bare node:http + better-sqlite3';
-/** Issue 14: against the floor of the work (bench/lib/lean-submit-server.ts). */
+/** Against the floor of the work (bench/lib/lean-submit-server.ts). */
 const LEAN_TARGET_RATIO = 0.8;
 const LEAN = 'lean node:http, 2 tables, no triggers';
 const SCRIPTS = { bare: 'bare-submit-server.ts', lean: 'lean-submit-server.ts' } as const;

@@ -1,5 +1,5 @@
 /**
- * The lean submit baseline (issue 14): the floor of a submission's work. node:http, JSON.parse,
+ * The lean submit baseline: the floor of a submission's work. node:http, JSON.parse,
  * the same minimal checks as the bare baseline, and a schema of two tables only: scans with one
  * list index, and timeline entries clustered on their key; WAL with synchronous=NORMAL, one
  * transaction per request, no rollups, no triggers, no foreign keys. What the real server does

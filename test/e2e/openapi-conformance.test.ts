@@ -1,5 +1,5 @@
 /**
- * The served OpenAPI document against the server, read as an outside client reads it (issue 16):
+ * The served OpenAPI document against the server, read as an outside client reads it:
  * a `scandesk serve` process on a demo store, requests drawn from the document alone with a fixed
  * seed, and for every answer the checks Schemathesis makes:
  *

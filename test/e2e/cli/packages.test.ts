@@ -372,7 +372,7 @@ describe('scandesk evidence download, export and import', () => {
     const [m1, m2] = [jsonOf<Manifest>(before, 'manifest.json'), jsonOf<Manifest>(after, 'manifest.json')];
     expect({ ...m2, exported_at: 'x' }).toMatchObject({ ...m1, exported_at: 'x', files: expect.any(Array) as unknown });
     for (const id of ids) {
-      // SPEC §8: an imported scan is the importer's, source "imported", no organization; the rest is the same.
+      // docs/contract/package-format.md#import: an imported scan is the importer's, source "imported", no organization; the rest is the same.
       const [s1, s2] = [jsonOf<Scan>(before, `scans/${id}/scan.json`), jsonOf<Scan>(after, `scans/${id}/scan.json`)];
       expect(s2).toEqual({ ...s1, source: 'imported', organization_id: null });
       for (const name of [`scans/${id}/evidence.json`, `scans/${id}/timeline.jsonl`]) {

@@ -8,7 +8,7 @@ import { cleanupProcesses, makeTempDir, runCli, startServe, type ServeProcess } 
 
 // docs/security.md, Server identity: a token the CLI reads from a data directory goes only to a
 // server that proves it holds that directory's key. Whatever else listens where the CLI looks
-// (issue 15: "whatever listens on the default port") never receives it.
+// (any process on the default port) never receives it.
 
 interface Squatter {
   url: string;

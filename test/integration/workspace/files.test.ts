@@ -8,7 +8,7 @@ import { openWorkspace } from '../../../src/main/workspace/workspace';
 
 // Everything in a data directory is the workspace's: the store and its WAL, the owner's token, the
 // server's key (docs/security.md, Server identity) and its address. Each file is 0600 whatever
-// the umask, and in a directory that already existed with looser permissions (issue 15: scandesk.db was 0644 inside a 0755 directory).
+// the umask, and in a directory that already existed with looser permissions.
 
 const modes = (dir: string): Record<string, string> =>
   Object.fromEntries(readdirSync(dir).map((name) => [name, (statSync(join(dir, name)).mode & 0o777).toString(8)]));

@@ -6,7 +6,7 @@ import { createTestContext, type TestContext } from '../../../helpers/test-app';
 import { buildZip, type ForgedEntry } from '../../../helpers/zip-builder';
 
 // Archives built to mean one thing to us and another to some other unzipper, or to cost far more
-// to read than they weigh (issue 15, items 5 and 6, and the ZIP differentials). Every one is
+// to read than they weigh (ZIP differentials, bombs, deep JSON). Every one is
 // refused with invalid_package and leaves the store as it was; each was imported, or read at full
 // cost, before the checks in zip-records.ts, json-depth.ts and the archive-wide ratio.
 
