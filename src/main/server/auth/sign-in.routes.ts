@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../db/database';
-import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
-import { createSession } from '../users/sessions.repository';
-import { findTokenCredential } from '../users/users.repository';
-import { currentSession, endReplacedSession } from './account-switch.routes';
+import type { Db } from '../../db/database';
+import { BROWSER_SESSION } from '../../users/session-policy';
+import { createSession } from '../../users/sessions.repository';
+import { findTokenCredential } from '../../users/users.repository';
+import { currentSession, endSession } from './browser-session';
 import { registerFormParser } from './form-body';
-import { sameOriginRedirect } from './request-path';
-import { isHttps, SESSION_COOKIE } from './session-cookie';
+import { sameOriginRedirect } from '../request-path';
+import { isHttps, SESSION_COOKIE, sessionCookieName } from './session-cookie';
 import { messagePage, SIGN_IN_PATH, signInPage } from './sign-in-pages';
 
 // The sign-in form posts the token, so that it never stands in an address (history, the address
@@ -52,7 +52,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => numbe
     // is replaced without asking, as when they sign out and in again.
     const current = await currentSession(db, request, port());
     const sessionId = await createSession(db, user.id, { lifetime: BROWSER_SESSION, port: port(), tokenId });
-    if (current) await endReplacedSession(db, current.id);
+    if (current) await endSession(db, current.id);
     return reply
       .header('Cache-Control', 'no-store')
       .setCookie(sessionCookieName(port()), sessionId, { ...SESSION_COOKIE, secure: isHttps(request) })

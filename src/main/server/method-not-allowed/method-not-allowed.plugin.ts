@@ -1,0 +1,47 @@
+import fp from 'fastify-plugin';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { HttpError } from '../http-error';
+import { isApiPath, isApiRoute, normalizedPath } from '../request-path';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The 405 for `method` on `path`, its Allow header naming the methods the path does take. */
+    methodNotAllowed(method: string, path: string): HttpError;
+  }
+}
+
+export const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * 405 rather than 404 for a path the API has with other methods (docs/contract/errors.md#codes).
+ * A second router holding only the API's routes answers "does this path exist with another
+ * method?"; the viewer's catch-all must not count. Not encapsulated: it sees every route added
+ * after it, and its refusal answers requests no route matched, ahead of the not-found handler
+ * (the viewer plugin's), once the body has been read as before any handler.
+ */
+export const methodNotAllowed = fp(
+  async (app) => {
+    const apiRoutes = FindMyWay();
+    app.addHook('onRoute', (route) => {
+      if (!isApiRoute(route.url)) return;
+      for (const method of [route.method].flat() as HTTPMethod[]) {
+        if (!apiRoutes.hasRoute(method, route.url)) apiRoutes.on(method, route.url, () => undefined);
+      }
+    });
+
+    const refusal = (method: string, path: string): HttpError => {
+      const allowed = isApiPath(path) ? API_METHODS.filter((each) => apiRoutes.find(each, path)) : ['GET', 'HEAD'];
+      return new HttpError('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, [], {
+        Allow: allowed.join(', '),
+      });
+    };
+    app.decorate('methodNotAllowed', refusal);
+
+    app.addHook('preHandler', async (request) => {
+      if (!request.is404) return;
+      const path = normalizedPath(request.url);
+      if (API_METHODS.some((method) => apiRoutes.find(method, path))) throw refusal(request.method, path);
+    });
+  },
+  { name: 'method-not-allowed' },
+);
