@@ -29,10 +29,7 @@ export const isApiRoute = (url: string): boolean => url.startsWith('/v1') || url
  */
 export const isApiRequest = (request: FastifyRequest, path = normalizedPath(request.url)): boolean => {
   const route = request.routeOptions.url;
-  return (
-    (isApiPath(path) || (route !== undefined && isApiPath(route))) &&
-    request.routeOptions.config?.public !== true
-  );
+  return (isApiPath(path) || (route !== undefined && isApiPath(route))) && request.routeOptions.config?.public !== true;
 };
 
 /**
