@@ -85,16 +85,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const port = (): number | null => listeningPort;
 
-  // The plugins, in the order a request meets their hooks (src/main/server/README.md):
-  // 1. method-not-allowed first, so that it sees every route as it is added; the guards answer an
-  //    unknown method with its Allow list, and a known method on a path that takes others gets
-  //    its 405 ahead of the not-found handler.
-  // 2. request guards: security headers on every response, then Host/Origin, method, path and
-  //    Fetch Metadata, before anyone is looked up or any body is read.
-  // 3. authentication: the caller of every non-public API route, or a `?token=` exchanged for a
-  //    session cookie; still before the body is read.
-  // 4. the routes, each feature's own plugin.
-  // 5. the viewer last: its catch-all and the not-found handler take what no route took.
+  // The plugins, in this order because each relies on the ones before it (README.md follows a
+  // request through them):
+  // - method-not-allowed first: it must see every route as it is added, and the guards answer a
+  //   method nothing here takes with its Allow list;
+  // - request guards: security headers, Host and Origin, method, path and Fetch Metadata, before
+  //   anyone is looked up or any body is read;
+  // - authentication: the caller of every non-public API route, or a `?token=` exchanged for a
+  //   session cookie, still before the body is read;
+  // - the routes, each feature's own plugin (sign-in and sign-out are auth/session.routes.ts);
+  // - the viewer last: its catch-all and the not-found handler take what no route took.
   await app.register(methodNotAllowed);
   await app.register(requestGuards, {
     allowHosts: options.allowHosts ?? [],
