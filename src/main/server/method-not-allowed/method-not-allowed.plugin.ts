@@ -37,10 +37,11 @@ export const methodNotAllowed = fp(
     };
     app.decorate('methodNotAllowed', refusal);
 
-    app.addHook('preHandler', async (request) => {
-      if (!request.is404) return;
+    // On every request, so kept to a callback and a flag for all but the few no route matched.
+    app.addHook('preHandler', (request, _reply, done) => {
+      if (!request.is404) return done();
       const path = normalizedPath(request.url);
-      if (API_METHODS.some((method) => apiRoutes.find(method, path))) throw refusal(request.method, path);
+      done(API_METHODS.some((method) => apiRoutes.find(method, path)) ? refusal(request.method, path) : undefined);
     });
   },
   { name: 'method-not-allowed' },

@@ -1,11 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../../../../src/main/server/errors';
 import { methodNotAllowed } from '../../../../src/main/server/method-not-allowed/method-not-allowed.plugin';
+import { viewer } from '../../../../src/main/server/viewer/viewer.plugin';
 
 let app: FastifyInstance;
 
-async function appWithRoutes(): Promise<FastifyInstance> {
+async function appWithRoutes(rendererDir?: string): Promise<FastifyInstance> {
   app = Fastify();
   registerErrorHandler(app);
   await app.register(methodNotAllowed);
@@ -13,6 +17,7 @@ async function appWithRoutes(): Promise<FastifyInstance> {
   app.delete('/v1/things/:id', async () => null);
   app.post('/v1/things', async () => ({ ok: true }));
   app.get('/page', async () => 'a page outside the API');
+  if (rendererDir) await app.register(viewer, { rendererDir });
   await app.ready();
   return app;
 }
@@ -58,5 +63,19 @@ describe('the method-not-allowed plugin', () => {
     await appWithRoutes();
     expect(app.methodNotAllowed('PROPFIND', '/v1/things/t1').headers).toEqual({ Allow: 'GET, HEAD, DELETE' });
     expect(app.methodNotAllowed('PROPFIND', '/scans/s1').headers).toEqual({ Allow: 'GET, HEAD' });
+  });
+
+  it("answers 405 too where the viewer's files, which take every GET, have no such file", async () => {
+    const rendererDir = mkdtempSync(join(tmpdir(), 'scandesk-viewer-'));
+    try {
+      writeFileSync(join(rendererDir, 'index.html'), '<!doctype html>');
+      await appWithRoutes(rendererDir);
+      const response = await app.inject({ method: 'GET', url: '/v1/things' });
+      expect(response.statusCode).toBe(405);
+      expect(response.headers.allow).toBe('POST');
+      expect((await app.inject({ method: 'GET', url: '/scans/s1' })).statusCode).toBe(200);
+    } finally {
+      rmSync(rendererDir, { recursive: true, force: true });
+    }
   });
 });
