@@ -7,6 +7,7 @@ import { BROWSER_SESSION, type SessionLifetime } from '../../users/session-polic
 import { createSession, deleteSession, findUserBySession } from '../../users/sessions.repository';
 import { currentSession, endSession } from './browser-session';
 import { registerFormParser } from './form-body';
+import { sendPage } from './page-reply';
 import { PENDING_SIGN_IN_MS, type PendingSignIns } from './pending-sign-ins';
 import { isHttps, SESSION_COOKIE, sessionCookieName } from './session-cookie';
 import { messagePage, switchPage } from './sign-in-pages';
@@ -58,9 +59,6 @@ const SwitchAnswer = Type.Object(
   { additionalProperties: false },
 );
 
-const html = (reply: FastifyReply, status: number, body: string): FastifyReply =>
-  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
-
 export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => number | null }> = async (
   app,
   { db, port },
@@ -72,12 +70,12 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
   app.get(SWITCH_PATH, { schema: { hide: true } }, async (request, reply) => {
     const pending = pendingSignIns.peek(request.cookies[switchCookieName(port())] ?? '');
     const next = pending && (await findUserBySession(db, pending.witnessId, port()));
-    if (!pending || !next) return html(reply, 410, messagePage(EXPIRED));
+    if (!pending || !next) return sendPage(reply, 410, messagePage(EXPIRED));
     const current = await currentSession(db, request, port());
     const question = { current: current?.user.name, next: next.name, nonce: pending.nonce, action: SWITCH_PATH };
     // Under the server-wide `no-referrer`, a browser sends `Origin: null` with a form's POST, which
     // the Origin guard refuses; `same-origin` gives our own origin and still no Referer elsewhere.
-    return html(reply.header('Referrer-Policy', 'same-origin'), 200, switchPage(question));
+    return sendPage(reply.header('Referrer-Policy', 'same-origin'), 200, switchPage(question));
   });
 
   app.post(SWITCH_PATH, { schema: { hide: true, body: SwitchAnswer } }, async (request, reply) => {
@@ -85,13 +83,13 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
     // Fetch Metadata must say so too (another port of this host is "same-site", not ours).
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') {
-      return html(reply, 403, messagePage('Only the question page of this server can answer it.'));
+      return sendPage(reply, 403, messagePage('Only the question page of this server can answer it.'));
     }
     const name = switchCookieName(port());
     const id = request.cookies[name] ?? '';
-    if (!pendingSignIns.peek(id)) return html(reply.clearCookie(name, SWITCH_COOKIE), 410, messagePage(EXPIRED));
+    if (!pendingSignIns.peek(id)) return sendPage(reply.clearCookie(name, SWITCH_COOKIE), 410, messagePage(EXPIRED));
     const pending = pendingSignIns.take(id, request.body.nonce);
-    if (!pending) return html(reply, 403, messagePage('This answer does not belong to the question asked.'));
+    if (!pending) return sendPage(reply, 403, messagePage('This answer does not belong to the question asked.'));
     reply.clearCookie(name, SWITCH_COOKIE);
 
     if (request.body.action === 'cancel') {
@@ -102,7 +100,7 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
     await deleteSession(db, pending.witnessId);
     if (!next) {
       const text = "The link's token no longer works. Run <code>scandesk token</code> for the right one.";
-      return html(reply, 410, messagePage(text));
+      return sendPage(reply, 410, messagePage(text));
     }
     const sessionId = await createSession(db, next.id, {
       lifetime: BROWSER_SESSION,
