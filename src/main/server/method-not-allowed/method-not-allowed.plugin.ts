@@ -15,9 +15,9 @@ export const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH',
 /**
  * 405 rather than 404 for a path the API has with other methods (docs/contract/errors.md#codes).
  * A second router holding only the API's routes answers "does this path exist with another
- * method?"; the viewer's catch-all must not count. Not encapsulated: it sees every route added
- * after it, and its refusal answers requests no route matched, ahead of the not-found handler
- * (the viewer plugin's), once the body has been read as before any handler.
+ * method?"; the viewer's catch-all must not count. A request no route matched gets its 405 in a
+ * preHandler hook: after its body was read, as any handler's, and before the not-found handler
+ * (the viewer plugin's). Not encapsulated: it must see every route added after it.
  */
 export const methodNotAllowed = fp(
   async (app) => {
