@@ -65,6 +65,7 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
 ) => {
   // The answer is an HTML form; this scope alone reads form bodies (the API takes JSON only).
   registerFormParser(app, 1024);
+  if (!app.hasDecorator('pendingSignIns')) throw new Error('register the authentication plugin first');
   const { pendingSignIns } = app;
 
   app.get(SWITCH_PATH, { schema: { hide: true } }, async (request, reply) => {
