@@ -55,6 +55,17 @@ const TESTS_NEVER_BENCH = {
   group: ['**/bench/**'],
   message: 'Tests never import bench/: what both need lives in test/fixtures.',
 };
+// The assembly's generic plugins (src/main/server/README.md) speak HTTP, not features: only app.ts
+// and the authentication plugin name feature modules. `../../x` is src/main/x; http/ is allowed.
+const GENERIC_PLUGINS = [
+  'src/main/server/request-guards/**',
+  'src/main/server/method-not-allowed/**',
+  'src/main/server/viewer/**',
+];
+const PLUGINS_NAME_NO_FEATURE = {
+  regex: '^\\.\\./\\.\\./(?!http/)[^.]',
+  message: 'A generic server plugin uses src/main/http and src/main/server only; features are named in app.ts.',
+};
 const TRANSACTIONS_THROUGH_DB = [
   'error',
   {
@@ -149,6 +160,10 @@ export default tseslint.config(
       'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS]),
       'no-restricted-syntax': TRANSACTIONS_THROUGH_DB,
     },
+  },
+  {
+    files: GENERIC_PLUGINS,
+    rules: { 'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS, PLUGINS_NAME_NO_FEATURE]) },
   },
   {
     files: DESKTOP_SHELL,

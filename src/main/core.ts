@@ -5,7 +5,7 @@
 export { describeOutcomes, importEvidenceFiles } from './evidence/import/file-import';
 export { DEFAULT_HOST, DEFAULT_PORT } from './server/default-address';
 export { startServer, type RunningServer } from './server/listen';
-export { startDesktopSession, type DesktopSession } from './users/owner-session';
+export { startDesktopSession, type DesktopSession } from './server/auth/owner-session';
 export { VERSION } from './version';
 export { removeServerInfo, writeServerInfo } from './workspace/server-file';
 export { openWorkspace, type Workspace } from './workspace/workspace';

@@ -40,6 +40,15 @@ describe('layering rules', () => {
     ],
     ['src/main/scans/probe.ts', "import SQLite from 'better-sqlite3';\nexport const s = SQLite;\n"],
     ['src/main/server/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    [
+      'src/main/scans/probe.ts',
+      "import { authenticate } from '../server/auth/authenticate';\nexport const a = authenticate;\n",
+    ],
+    [
+      'src/main/server/viewer/probe.ts',
+      "import { findScan } from '../../scans/scans.repository';\nexport const f = findScan;\n",
+    ],
+    ['src/main/server/request-guards/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
     ['src/cli/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
     [
       'src/cli/commands/probe.ts',
@@ -80,6 +89,14 @@ describe('layering rules', () => {
       "import { DESKTOP_CHANNELS } from '../../shared/desktop-api';\nexport const d = DESKTOP_CHANNELS;\n",
     ],
     ['src/main/db/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    [
+      'src/main/server/request-guards/probe.ts',
+      "import { forbidden } from '../../http/domain-error';\nimport { isApiPath } from '../request-path';\nimport { MINUTE_MS } from '../../../shared/time';\nexport const f = [forbidden, isApiPath, MINUTE_MS];\n",
+    ],
+    [
+      'src/main/server/auth/probe.ts',
+      "import { findUserById } from '../../users/users.repository';\nexport const f = findUserById;\n",
+    ],
     [
       'src/main/teams/probe.ts',
       "import { inTransaction } from '../db/transaction';\nexport const t = inTransaction;\n",

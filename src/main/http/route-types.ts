@@ -23,7 +23,7 @@ export interface RouteDeps {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** An API route answered without authentication (SPEC.md §2 names each). */
+    /** An API route answered without authentication (docs/contract/auth.md#tokens names each). */
     public?: boolean;
   }
 }

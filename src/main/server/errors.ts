@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../../shared/api/errors';
+import { ERROR_STATUS, ErrorBodySchema, type ErrorBody, type ErrorCode } from '../../shared/api/errors';
 import { classifyDbError } from '../db/db-errors';
 import { DomainError } from '../http/domain-error';
 import { HttpError } from './http-error';
 import { detailsFromAjv } from '../http/validation';
+import { isApiRoute } from './request-path';
 
 const FRAMEWORK_CODES: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', message: 'the body is not valid JSON' },
@@ -71,7 +72,10 @@ export function toDomainError(error: FastifyError | Error, request: FastifyReque
   return new DomainError('internal', 'internal error; the server log has the details');
 }
 
-/** The one place a domain error becomes HTTP: its code's status (SPEC.md §3), its headers, the one body shape. */
+/**
+ * The one place a domain error becomes HTTP: its code's status (docs/contract/errors.md#codes),
+ * its headers, the one body shape (docs/contract/errors.md#shape).
+ */
 export function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   const status = ERROR_STATUS[error.code];
@@ -79,10 +83,18 @@ export function sendError(reply: FastifyReply, error: DomainError): FastifyReply
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
+/** Every failure answers in the one shape, and every API route's schema says so (4xx and 5xx). */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const domainError = toDomainError(error, request);
     if (ERROR_STATUS[domainError.code] >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, domainError);
+  });
+  app.addHook('onRoute', (route) => {
+    if (!isApiRoute(route.url)) return;
+    route.schema = {
+      ...route.schema,
+      response: { ...(route.schema?.response as object), '4xx': ErrorBodySchema, '5xx': ErrorBodySchema },
+    };
   });
 }

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+
 // Which path a request is for, decided the way the router decides it: the router percent-decodes
 // (`/%761/me` is `/v1/me`) and accepts absolute-form targets (`GET http://x/v1/me`), so any
 // decision taken before routing must look at the same path, never at the raw target.
@@ -17,6 +19,18 @@ export function normalizedPath(target: string): string {
 }
 
 export const isApiPath = (path: string): boolean => path === '/v1' || path.startsWith('/v1/');
+
+/** A route of the API, as declared: what answers 405s for other methods and has the error body schema. */
+export const isApiRoute = (url: string): boolean => url.startsWith('/v1') || url === '/healthz';
+
+/**
+ * A request for the API that needs a caller: the decoded path, as the router sees it, and the
+ * route it matched decide, never the raw target; routes marked `public` need none.
+ */
+export const isApiRequest = (request: FastifyRequest, path = normalizedPath(request.url)): boolean => {
+  const route = request.routeOptions.url;
+  return (isApiPath(path) || (route !== undefined && isApiPath(route))) && request.routeOptions.config?.public !== true;
+};
 
 /**
  * The request target as a redirect to this same server, with the query parameter `drop` taken

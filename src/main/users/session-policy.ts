@@ -1,6 +1,6 @@
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../shared/time';
-// When a browser session may still authenticate (SPEC.md §2, docs/security.md). Pure: the
-// repository reads the row and the clock, this decides.
+// When a browser session may still authenticate (docs/contract/auth.md#sessions,
+// docs/security.md). Pure: the repository reads the row and the clock, this decides.
 
 export interface SessionLifetime {
   /** Ends a session left unused this long. */
@@ -69,13 +69,4 @@ export function sessionTimes(lifetime: SessionLifetime, at: Date, port: number |
     idle_ms: lifetime.idleMs,
     expires_at: new Date(at.getTime() + lifetime.absoluteMs).toISOString(),
   };
-}
-
-/**
- * Browsers send every cookie of 127.0.0.1 to every port there, so the cookie is named for the port:
- * two servers never overwrite each other's sessions, and each ignores the other's (the session
- * is bound to its port in the store too).
- */
-export function sessionCookieName(port: number | null): string {
-  return port === null ? 'scandesk_session' : `scandesk_session_${port}`;
 }

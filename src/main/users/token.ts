@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'sdt_';
 
-/** 32 random bytes, base64url, prefixed (SPEC.md §2). */
+/** 32 random bytes, base64url, prefixed (docs/contract/auth.md#tokens). */
 export function generateToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }

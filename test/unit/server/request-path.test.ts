@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiPath, normalizedPath, sameOriginRedirect } from '../../../src/main/server/request-path';
+import { isApiPath, isApiRoute, normalizedPath, sameOriginRedirect } from '../../../src/main/server/request-path';
 
 describe('normalizedPath', () => {
   it('decodes percent-encoding as the router does', () => {
@@ -26,6 +26,15 @@ describe('isApiPath', () => {
     expect(isApiPath('/v1/me')).toBe(true);
     expect(isApiPath('/v10/me')).toBe(false);
     expect(isApiPath('/assets/v1.js')).toBe(false);
+  });
+});
+
+describe('isApiRoute', () => {
+  it("is a declared route of the API and /healthz, never the viewer's or the sign-in pages'", () => {
+    expect(isApiRoute('/v1/scans/:scanId')).toBe(true);
+    expect(isApiRoute('/healthz')).toBe(true);
+    expect(isApiRoute('/*')).toBe(false);
+    expect(isApiRoute('/sign-in')).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden } from '../http/domain-error';
+import { forbidden } from '../../http/domain-error';
 
 export interface GuardOptions {
   /** Extra host names accepted besides the loopback names (`--allow-host`). */
@@ -57,7 +57,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /**
  * Why the request must be refused, or null: a Host other than our own (DNS rebinding) or a
- * cross-site request (CSRF) — SPEC.md §2. Behind a trusted proxy the browser's origin is the
+ * cross-site request (CSRF): docs/contract/auth.md#host-and-origin. Behind a trusted proxy the browser's origin is the
  * proxy's (https, its host and port), which only the proxy's X-Forwarded-Proto/-Host tell; the
  * names allowed stay the same, and the Host the browser sent must be one of them too, so a
  * rebound name cannot pass by sending its own X-Forwarded-Host. Pure: no I/O.

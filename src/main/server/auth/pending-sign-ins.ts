@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { MINUTE_MS } from '../../shared/time';
-import type { Db } from '../db/database';
+import { MINUTE_MS } from '../../../shared/time';
 
 // A sign-in link for another user than the one this browser is signed in as waits here for the
 // person's answer (account-switch.routes.ts). Held in memory: a session is bound to the port, so
-// the server that asked is the one that hears the answer, and a restart merely asks again.
+// the server that asked is the one that hears the answer, and a restart merely asks again. Each
+// app holds its own, made by the authentication plugin.
 
 /** How long the question may stay unanswered. */
 export const PENDING_SIGN_IN_MS = 5 * MINUTE_MS;
@@ -73,13 +73,4 @@ export class PendingSignIns {
     const now = this.now();
     for (const [id, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(id);
   }
-}
-
-const perStore = new WeakMap<Db, PendingSignIns>();
-
-/** The pending sign-ins of the server running on `db` (one server per store in a process). */
-export function pendingSignInsOf(db: Db): PendingSignIns {
-  let pending = perStore.get(db);
-  if (!pending) perStore.set(db, (pending = new PendingSignIns()));
-  return pending;
 }

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectError } from '../../helpers/assertions';
-import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import { expectError } from '../../../helpers/assertions';
+import { createTestContext, type TestContext, type TestUser } from '../../../helpers/test-app';
 
 // A sign-in link opened from another program (mail, chat, a page that launches the browser) is a
 // navigation like one the person typed. It must not replace another user's session unasked.

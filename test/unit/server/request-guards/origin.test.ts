@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackAddress, originRefusal, type OriginFacts } from '../../../src/main/server/guards';
+import { isLoopbackAddress, originRefusal, type OriginFacts } from '../../../../src/main/server/request-guards/origin';
 
 const direct: OriginFacts = {
   host: '127.0.0.1:4790',

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BROWSER_SESSION } from '../../../src/main/users/session-policy';
-import { createSession } from '../../../src/main/users/sessions.repository';
-import { hashToken } from '../../../src/main/users/token';
-import { rotateTokensOf } from '../../../src/main/users/tokens.service';
-import { expectError } from '../../helpers/assertions';
-import { createTestContext, type TestContext } from '../../helpers/test-app';
+import { BROWSER_SESSION } from '../../../../src/main/users/session-policy';
+import { createSession } from '../../../../src/main/users/sessions.repository';
+import { hashToken } from '../../../../src/main/users/token';
+import { rotateTokensOf } from '../../../../src/main/users/tokens.service';
+import { expectError } from '../../../helpers/assertions';
+import { createTestContext, type TestContext } from '../../../helpers/test-app';
 
 const INDEX = '<!doctype html><title>Scandesk</title><div id="root"></div>';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messagePage, signInPage, switchPage } from '../../../src/main/server/sign-in-pages';
+import { messagePage, signInPage, switchPage } from '../../../../src/main/server/auth/sign-in-pages';
 
 const question = { current: 'alice', next: 'bob', nonce: 'n0nce', action: '/sign-in/switch' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFromAnotherOrigin, isUserNavigation } from '../../../src/main/server/fetch-metadata';
+import { isFromAnotherOrigin, isUserNavigation } from '../../../../src/main/server/request-guards/fetch-metadata';
 
 const navigation = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
 

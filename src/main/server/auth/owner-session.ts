@@ -1,11 +1,11 @@
-import type { Db } from '../db/database';
-import { sessionCookieName } from './session-policy';
-import { DESKTOP_SESSION } from './session-policy';
-import { createSession, deleteSession } from './sessions.repository';
-import { findWorkspaceOwner } from './users.repository';
+import type { Db } from '../../db/database';
+import { DESKTOP_SESSION } from '../../users/session-policy';
+import { createSession, deleteSession } from '../../users/sessions.repository';
+import { findWorkspaceOwner } from '../../users/users.repository';
+import { SESSION_COOKIE, sessionCookieName } from './session-cookie';
 
 // The desktop window signs in as the workspace owner with the same session cookie the browser
-// gets from /?token= (SPEC.md §2), set by the shell itself so no token ever appears in a URL.
+// gets from /?token= (docs/contract/auth.md#sessions), set by the shell itself so no token ever appears in a URL.
 // Plain Node: the shell hands `cookie` to Electron's cookies.set unchanged.
 
 /** The fields of Electron's CookiesSetDetails the shell sets; a plain object, for the tests. */
@@ -33,7 +33,7 @@ export async function startDesktopSession(db: Db, serverUrl: string): Promise<De
   const id = await createSession(db, owner.id, { lifetime: DESKTOP_SESSION, port });
   return {
     userId: owner.id,
-    cookie: { url: serverUrl, name: sessionCookieName(port), value: id, path: '/', httpOnly: true, sameSite: 'strict' },
+    cookie: { url: serverUrl, name: sessionCookieName(port), value: id, ...SESSION_COOKIE },
     end: () => deleteSession(db, id),
   };
 }

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../db/database';
-import type { UserRow } from '../db/tables/user.table';
-import { endStreams } from '../live/live.service';
-import { BROWSER_SESSION, sessionCookieName, type SessionLifetime } from '../users/session-policy';
-import { createSession, deleteSession, findUserBySession } from '../users/sessions.repository';
-import { hashToken } from '../users/token';
+import type { Db } from '../../db/database';
+import type { UserRow } from '../../db/tables/user.table';
+import { BROWSER_SESSION, type SessionLifetime } from '../../users/session-policy';
+import { createSession, deleteSession, findUserBySession } from '../../users/sessions.repository';
+import { currentSession, endSession } from './browser-session';
 import { registerFormParser } from './form-body';
-import { PENDING_SIGN_IN_MS, pendingSignInsOf } from './pending-sign-ins';
-import { isHttps, SESSION_COOKIE } from './session-cookie';
+import { sendPage } from './page-reply';
+import { PENDING_SIGN_IN_MS, type PendingSignIns } from './pending-sign-ins';
+import { isHttps, SESSION_COOKIE, sessionCookieName } from './session-cookie';
 import { messagePage, switchPage } from './sign-in-pages';
 
 // Login CSRF: a sign-in link another program opens (a mail, a chat, a page that launches the
@@ -29,23 +29,6 @@ const PENDING_LIFETIME: SessionLifetime = { idleMs: PENDING_SIGN_IN_MS, absolute
 const EXPIRED =
   'This question has been answered already or has expired. Open the sign-in link again if you still want it.';
 
-/** The user of the browser's live session on this server, if it has one. */
-export async function currentSession(
-  db: Db,
-  request: FastifyRequest,
-  port: number | null,
-): Promise<{ id: string; user: UserRow } | undefined> {
-  const id = request.cookies[sessionCookieName(port)];
-  const user = id ? await findUserBySession(db, id, port) : undefined;
-  return id && user ? { id, user } : undefined;
-}
-
-/** Ends a session the browser's cookie no longer names, with the event streams it opened. */
-export async function endReplacedSession(db: Db, sessionId: string): Promise<void> {
-  await deleteSession(db, sessionId);
-  endStreams(db, { sessionIdHash: hashToken(sessionId) });
-}
-
 /**
  * Holds the sign-in of `user` back and sends the browser to the question. The address with the
  * token is answered by a redirect, as every sign-in is, so it never becomes a page or a history
@@ -53,13 +36,14 @@ export async function endReplacedSession(db: Db, sessionId: string): Promise<voi
  */
 export async function askBeforeSwitching(
   db: Db,
+  pendingSignIns: PendingSignIns,
   request: FastifyRequest,
   reply: FastifyReply,
   signIn: { port: number | null; user: UserRow; tokenId: string | undefined; returnTo: string },
 ): Promise<void> {
   const { port, user, tokenId, returnTo } = signIn;
   const witnessId = await createSession(db, user.id, { lifetime: PENDING_LIFETIME, port, tokenId });
-  const { id } = pendingSignInsOf(db).add({ witnessId, tokenId, returnTo });
+  const { id } = pendingSignIns.add({ witnessId, tokenId, returnTo });
   const cookie = { ...SWITCH_COOKIE, secure: isHttps(request), maxAge: PENDING_SIGN_IN_MS / 1000 };
   await reply
     .header('Cache-Control', 'no-store')
@@ -75,25 +59,24 @@ const SwitchAnswer = Type.Object(
   { additionalProperties: false },
 );
 
-const html = (reply: FastifyReply, status: number, body: string): FastifyReply =>
-  reply.code(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
-
 export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () => number | null }> = async (
   app,
   { db, port },
 ) => {
   // The answer is an HTML form; this scope alone reads form bodies (the API takes JSON only).
   registerFormParser(app, 1024);
+  if (!app.hasDecorator('pendingSignIns')) throw new Error('register the authentication plugin first');
+  const { pendingSignIns } = app;
 
   app.get(SWITCH_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const pending = pendingSignInsOf(db).peek(request.cookies[switchCookieName(port())] ?? '');
+    const pending = pendingSignIns.peek(request.cookies[switchCookieName(port())] ?? '');
     const next = pending && (await findUserBySession(db, pending.witnessId, port()));
-    if (!pending || !next) return html(reply, 410, messagePage(EXPIRED));
+    if (!pending || !next) return sendPage(reply, 410, messagePage(EXPIRED));
     const current = await currentSession(db, request, port());
     const question = { current: current?.user.name, next: next.name, nonce: pending.nonce, action: SWITCH_PATH };
     // Under the server-wide `no-referrer`, a browser sends `Origin: null` with a form's POST, which
     // the Origin guard refuses; `same-origin` gives our own origin and still no Referer elsewhere.
-    return html(reply.header('Referrer-Policy', 'same-origin'), 200, switchPage(question));
+    return sendPage(reply.header('Referrer-Policy', 'same-origin'), 200, switchPage(question));
   });
 
   app.post(SWITCH_PATH, { schema: { hide: true, body: SwitchAnswer } }, async (request, reply) => {
@@ -101,14 +84,13 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
     // Fetch Metadata must say so too (another port of this host is "same-site", not ours).
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') {
-      return html(reply, 403, messagePage('Only the question page of this server can answer it.'));
+      return sendPage(reply, 403, messagePage('Only the question page of this server can answer it.'));
     }
     const name = switchCookieName(port());
-    const pendings = pendingSignInsOf(db);
     const id = request.cookies[name] ?? '';
-    if (!pendings.peek(id)) return html(reply.clearCookie(name, SWITCH_COOKIE), 410, messagePage(EXPIRED));
-    const pending = pendings.take(id, request.body.nonce);
-    if (!pending) return html(reply, 403, messagePage('This answer does not belong to the question asked.'));
+    if (!pendingSignIns.peek(id)) return sendPage(reply.clearCookie(name, SWITCH_COOKIE), 410, messagePage(EXPIRED));
+    const pending = pendingSignIns.take(id, request.body.nonce);
+    if (!pending) return sendPage(reply, 403, messagePage('This answer does not belong to the question asked.'));
     reply.clearCookie(name, SWITCH_COOKIE);
 
     if (request.body.action === 'cancel') {
@@ -119,7 +101,7 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
     await deleteSession(db, pending.witnessId);
     if (!next) {
       const text = "The link's token no longer works. Run <code>scandesk token</code> for the right one.";
-      return html(reply, 410, messagePage(text));
+      return sendPage(reply, 410, messagePage(text));
     }
     const sessionId = await createSession(db, next.id, {
       lifetime: BROWSER_SESSION,
@@ -127,7 +109,7 @@ export const accountSwitchRoutes: FastifyPluginAsyncTypebox<{ db: Db; port: () =
       tokenId: pending.tokenId,
     });
     const replaced = request.cookies[sessionCookieName(port())];
-    if (replaced) await endReplacedSession(db, replaced);
+    if (replaced) await endSession(db, replaced);
     return reply
       .header('Cache-Control', 'no-store')
       .setCookie(sessionCookieName(port()), sessionId, { ...SESSION_COOKIE, secure: isHttps(request) })

@@ -4,7 +4,7 @@ import {
   PENDING_SIGN_IN_MS,
   PendingSignIns,
   type PendingSignIn,
-} from '../../../src/main/server/pending-sign-ins';
+} from '../../../../src/main/server/auth/pending-sign-ins';
 
 const signIn = (n: number): PendingSignIn => ({ witnessId: `sds_${n}`, tokenId: `tok_${n}`, returnTo: `/p${n}` });
 

@@ -1,24 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/database';
-import type { UserRow } from '../db/tables/user.table';
-import { findUserBySession } from '../users/sessions.repository';
-import { findTokenCredential } from '../users/users.repository';
-import { hashToken } from '../users/token';
-import { HttpError } from './http-error';
-import { type DomainError } from '../http/domain-error';
-import type { Credential } from '../http/credential';
-import { sessionCookieName } from '../users/session-policy';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The authenticated caller; set by the auth hook on every /v1 route. */
-    user: UserRow;
-    /** How the caller proved it: a session cookie is weaker (a browser sends it by itself). */
-    authenticatedBy: 'bearer' | 'session';
-    /** Which token or session it was: what a request keeps open (an event stream) ends with it. */
-    credential: Credential;
-  }
-}
+import type { Db } from '../../db/database';
+import { findUserBySession } from '../../users/sessions.repository';
+import { findTokenCredential } from '../../users/users.repository';
+import { hashToken } from '../../users/token';
+import { HttpError } from '../http-error';
+import { type DomainError } from '../../http/domain-error';
+import { sessionCookieName } from './session-cookie';
 
 export const unauthorized = (message: string): DomainError =>
   new HttpError('unauthorized', message, [], { 'WWW-Authenticate': 'Bearer realm="scandesk"' });
@@ -30,7 +17,10 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match?.[1] ?? '';
 }
 
-/** A bearer token, else the browser's session cookie for this server's port (same-origin only: see guards.ts). */
+/**
+ * A bearer token, else the browser's session cookie for this server's port (same-origin only:
+ * the request guards refuse other origins first).
+ */
 export async function authenticate(
   db: Db,
   request: FastifyRequest,

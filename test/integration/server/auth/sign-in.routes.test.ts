@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import { createTestContext, type TestContext, type TestUser } from '../../../helpers/test-app';
 
 // The viewer's sign-in form posts the token (docs/security.md, "Browser sessions"): a session
 // cookie and a redirect for a right token, the form again for a wrong one, and nothing at all for
