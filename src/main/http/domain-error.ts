@@ -1,7 +1,7 @@
 import type { ErrorCode, ErrorDetail } from '../../shared/api/errors';
 
 /**
- * What went wrong, in the contract's words (SPEC.md §3: a code, a message, details naming fields
+ * What went wrong, in the contract's words (docs/contract/errors.md#shape: a code, a message, details naming fields
  * or entries) and nothing about HTTP: services, repositories and the ZIP reader throw it, and the
  * assembly (server/errors.ts) alone turns the code into a status and a response.
  */

@@ -14,7 +14,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * are taken as they are.
  */
 export function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  // removeAdditional stays off: unknown fields are refused (SPEC.md §1), never silently dropped.
+  // removeAdditional stays off: unknown fields are refused (docs/contract/api.md#basics), never silently dropped.
   // verbose: errors carry their schema, whose `errorMessage` says in words what a pattern means.
   const ajv = new Ajv({
     allErrors: true,

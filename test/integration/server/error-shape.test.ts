@@ -357,7 +357,7 @@ const ROWS: Row[] = [
   },
 ];
 
-describe('the error shape (SPEC.md §3)', () => {
+describe('the error shape (docs/contract/errors.md#shape)', () => {
   let fixtures: Fixtures;
 
   beforeAll(async () => {

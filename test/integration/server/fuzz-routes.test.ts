@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of every route of the app (SPEC.md §3): generated bodies, query strings
+ * Property-based fuzzing of every route of the app (docs/contract/errors.md#shape): generated bodies, query strings
  * and headers, valid-shaped or hostile, must never produce a 5xx; every 4xx has the one error
  * shape and leaves the store exactly as it was. Routes come from the OpenAPI document, so a new
  * route is fuzzed without touching this file.

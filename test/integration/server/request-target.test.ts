@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../../helpers/assertions';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
 
-// The auth decision must see the path the router sees (SPEC.md §2, docs/security.md): these
+// The auth decision must see the path the router sees (docs/contract/auth.md#host-and-origin, docs/security.md): these
 // targets once reached routes without a token, spooled bodies first, or answered 500.
 
 /** Sends one raw HTTP/1.1 request (absolute-form targets and odd methods need a real socket). */

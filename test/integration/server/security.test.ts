@@ -13,7 +13,7 @@ import { onPostgres, testDatabaseFor } from '../../helpers/test-database';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-describe('authentication (SPEC.md §2)', () => {
+describe('authentication (docs/contract/auth.md#tokens)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext();
@@ -73,7 +73,7 @@ describe('authentication (SPEC.md §2)', () => {
   });
 });
 
-describe('Host and cross-site guards (SPEC.md §2)', () => {
+describe('Host and cross-site guards (docs/contract/auth.md#host-and-origin)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext();
@@ -141,7 +141,7 @@ describe('Host and cross-site guards (SPEC.md §2)', () => {
   });
 });
 
-describe('tokens at rest (SPEC.md §2)', () => {
+describe('tokens at rest (docs/contract/auth.md#tokens)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext();

@@ -19,7 +19,7 @@ function sessionCookie(setCookie: string | string[] | undefined): string {
   return header;
 }
 
-describe('browser sign-in with /?token= and the session cookie (SPEC.md §2)', () => {
+describe('browser sign-in with /?token= and the session cookie (docs/contract/auth.md#sessions)', () => {
   let ctx: TestContext;
   let rendererDir: string;
   beforeAll(async () => {
