@@ -6,13 +6,9 @@ import type { Db } from '../db/database';
 import { findVisibleScan } from '../scans/scans.repository';
 import { notFound } from '../http/domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';
-import {
-  timelineActionPage,
-  timelineRowsFrom,
-  timelineSeqRange,
-  timelineTotals,
-  type TimelineRow,
-} from './evidence.repository';
+import type { TimelineRow } from './timeline/timeline-entry';
+import { timelineActionPage, timelineRowsFrom, timelineTotals } from './timeline/timeline-reads.repository';
+import { timelineSeqRange } from './timeline/timeline-windows.repository';
 
 export function parseEvidenceTypes(types: string | undefined): Set<EvidenceType> {
   return new Set(types === undefined ? EVIDENCE_TYPES : (types.split(',') as EvidenceType[]));

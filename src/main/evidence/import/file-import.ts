@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { DesktopImportOutcome } from '../../../shared/desktop-api';
 import type { Db } from '../../db/database';
 import { importEvidencePackage } from './package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
 import { DomainError } from '../../http/domain-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as

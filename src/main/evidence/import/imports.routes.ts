@@ -10,24 +10,14 @@ import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
 import { DomainError } from '../../http/domain-error';
 import type { RouteDeps } from '../../http/route-types';
-import { DEFAULT_IMPORT_SLOTS, ImportSlots, type ImportSlotLimits, type SlotRefusal } from './import-slots';
+import { ImportSlots, type SlotRefusal } from './import-slots';
 import { importEvidencePackage } from './package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
-
-/** What an upload may cost the server besides its size: see docs/security.md, Uploads. */
-export interface UploadLimits {
-  /** An upload that sends nothing for this long is ended and its temp file removed. */
-  bodyIdleMs: number;
-  /** Imports under way at once, per user and in all (this server process). */
-  slots: ImportSlotLimits;
-  /** Where bodies are spooled; the system's temp directory unless a test watches its own. */
-  spoolDir: string | null;
-}
-
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { bodyIdleMs: 30_000, slots: DEFAULT_IMPORT_SLOTS, spoolDir: null };
-
-/** Every limit of POST /v1/evidence/imports. */
-export type ImportRouteLimits = ImportLimits & UploadLimits;
+import {
+  DEFAULT_IMPORT_LIMITS,
+  DEFAULT_UPLOAD_LIMITS,
+  type ImportRouteLimits,
+  type ImportSlotLimits,
+} from './import-limits';
 
 /** Seconds a client refused for the import caps is asked to wait before trying again. */
 const RETRY_AFTER_S = 5;

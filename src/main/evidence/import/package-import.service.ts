@@ -6,8 +6,10 @@ import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
 import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream } from './formats/upstream.adapter';
-import { PackageArchive, type ImportLimits, type InflateBudget } from './package-archive';
-import { ImportRaced, storePackageScans } from './package-store';
+import type { ImportLimits } from './import-limits';
+import { ImportRaced, storePackageScans } from './store-package';
+import type { InflateBudget } from './zip/inflate-guard';
+import { PackageArchive } from './zip/package-archive';
 
 /** Runs of an import whose closing transaction found a scan stored or gone meanwhile. */
 const MAX_RUNS = 3;

@@ -1,6 +1,6 @@
 import { parseDateOrDateTime } from '../../../shared/time';
-import { invalidPackage } from './package-archive';
-import type { StoredEntry } from './package-documents';
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
+import { invalidPackage } from './import-errors';
 import type { PackageScan } from './package-scan';
 
 /** What the upstream defaults (SPEC.md §8) take from the documents or, failing them, the timeline. */
@@ -17,7 +17,7 @@ export interface ScanDefaults {
 export class ScanCheck {
   count = 0;
   /** A copy: the chunk's entries are reused for the next chunk (TimelineSource.read). */
-  first: StoredEntry | null = null;
+  first: StoredTimelineEntry | null = null;
   private sum = 0n;
   private previous = Number.NEGATIVE_INFINITY;
 
@@ -27,7 +27,7 @@ export class ScanCheck {
   ) {}
 
   /** Checks the next chunk of the timeline, in order. */
-  take(chunk: readonly StoredEntry[]): void {
+  take(chunk: readonly StoredTimelineEntry[]): void {
     if (this.first === null && chunk[0]) this.first = { ...chunk[0] };
     // A long timeline of large counts can leave a double's exact range, so the chunk's sum is
     // carried over into a BigInt before it could; a BigInt per entry cost more than the check.

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../../shared/time';
-import type { TimelineTuple } from '../evidence.repository';
+import type { TimelineTuple } from '../timeline/timeline-entry';
 import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
 /** One line of timeline.jsonl (SPEC.md §8): the format itself, and the encoder's slow path. */
