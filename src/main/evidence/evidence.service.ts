@@ -15,7 +15,7 @@ export function parseEvidenceTypes(types: string | undefined): Set<EvidenceType>
 }
 
 /**
- * SPEC.md §8: request count and total tokens always; the timeline, breakdown and violations as
+ * docs/contract/api.md#evidence: request count and total tokens always; the timeline, breakdown and violations as
  * asked, streamed (evidence-json.ts). Visibility is decided here, before the first byte.
  */
 export async function readEvidence(
@@ -42,7 +42,8 @@ export async function readEvidence(
 }
 
 /**
- * One page of a scan's timeline in order, each entry with its index (SPEC.md §8, extension).
+ * One page of a scan's timeline in order, each entry with its index
+ * (docs/contract/api.md#evidence, an extension).
  * Without `action` the page is a keyset read on (scan_id, seq) and `total` is arithmetic; with it,
  * the seq range bounds the scan and the count.
  */

@@ -1,8 +1,9 @@
 import { DomainError } from '../../http/domain-error';
 import type { JsonlLineError } from '../jsonl/line-splitter';
 
-// The one error of a refused package, 400 invalid_package (docs/contract/package-format.md#checks),
-// built here for every stage: the reader, the documents, the checks and the adapters.
+// The errors of a refused package: above all the one 400 invalid_package
+// (docs/contract/package-format.md#checks), built here for every stage: the reader, the
+// documents, the checks and the adapters.
 
 /** What a refusal says: its problems, and where they are. */
 export interface PackageProblem {
@@ -40,6 +41,12 @@ export function asPackageError(error: unknown, entry?: string): DomainError {
   const message = error instanceof Error ? error.message : String(error);
   return invalidPackage(`cannot be read: ${message}`, entry);
 }
+
+/** A body over the limit, refused alike by the API (413 before it is read) and the desktop's imports. */
+export const packageTooLarge = (limit: number): DomainError =>
+  new DomainError('payload_too_large', `the evidence package is larger than ${limit} bytes`, [
+    { message: `limit is ${limit} bytes` },
+  ]);
 
 /** A line of `name` that cannot be a line, as the refusal of the package. */
 export const lineError = (error: JsonlLineError, name: string): DomainError => invalidPackage(error.message, name);

@@ -1,6 +1,6 @@
-// Every limit of an import (docs/contract/limits.md#packages, #requests, #concurrency-and-time):
-// what a package may hold, and what an upload may cost the server besides its size. Tests lower
-// them to stay fast.
+// Every limit of an import: what a package may hold (docs/contract/limits.md#packages), how big
+// its body may be (docs/contract/limits.md#requests), and what an upload may cost the server
+// besides (docs/contract/limits.md#concurrency-and-time). Tests lower them to stay fast.
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

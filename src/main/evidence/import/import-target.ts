@@ -17,8 +17,9 @@ export interface ImportTarget {
 }
 
 /**
- * docs/security.md, Imported ids: a package id names a scan the importer can see (SPEC.md §2: their
- * own, or one of an organization they own or administer), which the package is compared with; or
+ * docs/contract/package-format.md#imported-ids: a package id names a scan the importer can see
+ * (docs/contract/auth.md#visibility: their own, or one of an organization they own or administer),
+ * which the package is compared with; or
  * else the scan is stored under derivedScanId(user, id). A scan with the package id that the
  * importer cannot see changes nothing: it is never compared, never blocks, and both cases run the
  * same two lookups.

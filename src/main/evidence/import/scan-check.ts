@@ -3,7 +3,10 @@ import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { invalidPackage } from './import-errors';
 import type { PackageScan } from './package-scan';
 
-/** What the upstream defaults (SPEC.md §8) take from the documents or, failing them, the timeline. */
+/**
+ * What the upstream defaults (docs/contract/package-format.md#upstream-packages) take from the
+ * documents or, failing them, the timeline.
+ */
 export interface ScanDefaults {
   createdAt: number;
   action: string;
@@ -11,7 +14,8 @@ export interface ScanDefaults {
 
 /**
  * The checks of one package scan that need no store, made as its timeline streams past once:
- * order entry by entry, then the documents held to what the whole timeline said (SPEC.md §8).
+ * order entry by entry, then the documents held to what the whole timeline said
+ * (docs/contract/package-format.md#checks).
  * `violationIds` collects the package's violation ids across its scans, which must not repeat.
  */
 export class ScanCheck {

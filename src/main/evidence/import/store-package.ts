@@ -23,7 +23,10 @@ import type { InflateBudget } from './zip/inflate-guard';
 // held until every scan has been checked: a package that is also invalid is answered 400, as
 // when checking came first.
 
-/** The scan row SPEC.md §8 asks for, stored as `id`, with the upstream defaults applied. */
+/**
+ * The scan row of a package scan, stored as `id`, with the upstream defaults applied
+ * (docs/contract/package-format.md#upstream-packages).
+ */
 function scanRow(
   scan: PackageScan,
   defaults: ScanDefaults,
