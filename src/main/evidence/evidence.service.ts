@@ -15,8 +15,9 @@ export function parseEvidenceTypes(types: string | undefined): Set<EvidenceType>
 }
 
 /**
- * docs/contract/api.md#evidence: request count and total tokens always; the timeline, breakdown and violations as
- * asked, streamed (evidence-json.ts). Visibility is decided here, before the first byte.
+ * docs/contract/api.md#evidence: request count and total tokens always; the timeline, breakdown
+ * and violations as asked, streamed (evidence-json.ts). Visibility is decided here, before the
+ * first byte.
  */
 export async function readEvidence(
   db: Db,

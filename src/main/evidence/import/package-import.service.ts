@@ -15,10 +15,10 @@ import { PackageArchive } from './zip/package-archive';
 const MAX_RUNS = 3;
 
 /**
- * Imports an evidence package (docs/contract/package-format.md#import) from a spooled ZIP. A format adapter reads the
- * package's documents, each parsed once, into package scans; then each timeline is read once,
- * checked and staged in the same pass, and one short transaction stores the scans
- * (package-store.ts). Any refusal deletes what was staged, so a bad package changes nothing.
+ * Imports an evidence package (docs/contract/package-format.md#import) from a spooled ZIP. A
+ * format adapter reads the package's documents, each parsed once, into package scans; then each
+ * timeline is read once, checked and staged in the same pass, and one short transaction stores the
+ * scans (store-package.ts). Any refusal deletes what was staged, so a bad package changes nothing.
  */
 export async function importEvidencePackage(
   db: Db,

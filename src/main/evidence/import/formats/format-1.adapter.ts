@@ -9,8 +9,8 @@ import type { PackageArchive } from '../zip/package-archive';
 import { packageOrigin } from '../package-origin';
 import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 
-// Format 1 (docs/contract/package-format.md#manifest): manifest.json lists every file with its size and SHA-256, and each
-// scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
+// Format 1 (docs/contract/package-format.md#manifest): manifest.json lists every file with its
+// size and SHA-256, and each scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
 
 export const isFormat1 = (archive: PackageArchive): boolean => archive.entries.has(MANIFEST_PATH);
 
