@@ -45,7 +45,7 @@ export async function readEvidence(
 /**
  * One page of a scan's timeline in order, each entry with its index
  * (docs/contract/api.md#evidence, an extension).
- * Without `action` the page is a keyset read on (scan_id, seq) and `total` is arithmetic; with it,
+ * Without `action` the page is a keyset read on (timeline_id, seq) and `total` is arithmetic; with it,
  * the seq range bounds the scan and the count.
  */
 export async function timelinePage(
