@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
 import { inTransaction } from '../../src/main/db/transaction';
-import { createTimeline } from '../../src/main/evidence/evidence.repository';
+import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import { seededRandom } from '../../test/fixtures/seeded-random';
 import { openBulkStore } from './bulk-store';
 import { downloadToFile } from './http';

@@ -5,7 +5,7 @@
 import { inTransaction } from '../../src/main/db/transaction';
 import type { Db } from '../../src/main/db/database';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../src/main/db/bulk-insert';
-import { createTimeline } from '../../src/main/evidence/evidence.repository';
+import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import type { Severity } from '../../src/shared/api/scans';
 
 export interface StoredEntrySpec {

@@ -16,7 +16,7 @@ import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';
 import { findWorkspaceOwner, insertUser } from '../users/users.repository';
 import { WorkspaceError, openWorkspace } from '../workspace/workspace';
-import { newTimelineIds, timelineInserter, timelinesInserter } from '../evidence/evidence.repository';
+import { newTimelineIds, timelineInserter, timelinesInserter } from '../evidence/timeline/timeline-writes.repository';
 import { ScanGenerator, createWorld, type DemoScan, type DemoWorld } from './generate';
 import { Random } from './random';
 

@@ -4,6 +4,7 @@ import type { ScanStatus } from '../../shared/api/scans';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { ID_PREFIX } from '../../shared/api/common';
+import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
 import {
   ACTION_TOKENS,
   DAYS,
@@ -71,12 +72,6 @@ export interface DemoWorld {
   organizations: DemoOrganization[];
 }
 
-export interface DemoEntry {
-  timestamp: number;
-  action: string;
-  tokens: number;
-}
-
 export interface DemoViolation extends Finding {
   id: string;
   seq: number;
@@ -93,7 +88,7 @@ export interface DemoScan {
   submitted_by: string;
   /** JSON of {input, output, cached}, already serialized: it is stored as text. */
   token_breakdown: string;
-  timeline: DemoEntry[];
+  timeline: StoredTimelineEntry[];
   violations: DemoViolation[];
   worst_severity: number;
 }
@@ -280,7 +275,7 @@ export class ScanGenerator {
     const id = prefixed('scan', createdAt, random);
 
     let length = Math.min(MAX_TIMELINE, Math.max(1, Math.round(sample(random, tool.kind.length))));
-    const timeline: DemoEntry[] = [];
+    const timeline: StoredTimelineEntry[] = [];
     // Entries start just after the scan is created and move strictly forward.
     let timestamp = createdAt + random.int(20, 1_500);
     for (let i = 0; i < length; i++) {

@@ -3,7 +3,7 @@ import type { EvidenceType } from '../../shared/api/evidence';
 import type { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { Db } from '../db/database';
 import { toViolation } from '../scans/scan-mapping';
-import { timelineTupleChunks } from './evidence.repository';
+import { timelineTupleChunks } from './timeline/timeline-reads.repository';
 import { TimelineJsonlEncoder } from './jsonl/timeline-encoder';
 
 /**
@@ -25,8 +25,6 @@ export interface EvidenceHead {
   types: ReadonlySet<EvidenceType>;
 }
 
-/** Timeline rows per read, as the export reads them. */
-const TIMELINE_CHUNK = 5000;
 const VIOLATION_CHUNK = 1000;
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
@@ -68,7 +66,7 @@ async function* evidenceBytes(db: Db, head: EvidenceHead, serialize: EvidenceSer
     yield Buffer.from(',"timeline":[');
     const encoder = new TimelineJsonlEncoder();
     let first = true;
-    for await (const rows of timelineTupleChunks(db, head.scanId, TIMELINE_CHUNK)) {
+    for await (const rows of timelineTupleChunks(db, head.scanId)) {
       if (!first) yield COMMA_BYTES;
       first = false;
       yield asArrayElements(encoder.encode(rows));

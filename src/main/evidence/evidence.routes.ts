@@ -12,7 +12,7 @@ import { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { RouteDeps } from '../http/route-types';
 import { parseDateOrDateTime, parseUntil } from '../../shared/time';
 import { parseEvidenceTypes, readEvidence, timelinePage } from './evidence.service';
-import { timelineBuckets } from './timeline-buckets.service';
+import { timelineBuckets } from './timeline/timeline-buckets.service';
 
 const tags = ['evidence'];
 /** One object each: the framework compiles a serializer once per schema object. */

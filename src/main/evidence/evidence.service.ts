@@ -6,21 +6,18 @@ import type { Db } from '../db/database';
 import { findVisibleScan } from '../scans/scans.repository';
 import { notFound } from '../http/domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';
-import {
-  timelineActionPage,
-  timelineRowsFrom,
-  timelineSeqRange,
-  timelineTotals,
-  type TimelineRow,
-} from './evidence.repository';
+import type { TimelineRow } from './timeline/timeline-entry';
+import { timelineActionPage, timelineRowsFrom, timelineTotals } from './timeline/timeline-reads.repository';
+import { timelineSeqRange } from './timeline/timeline-windows.repository';
 
 export function parseEvidenceTypes(types: string | undefined): Set<EvidenceType> {
   return new Set(types === undefined ? EVIDENCE_TYPES : (types.split(',') as EvidenceType[]));
 }
 
 /**
- * SPEC.md §8: request count and total tokens always; the timeline, breakdown and violations as
- * asked, streamed (evidence-json.ts). Visibility is decided here, before the first byte.
+ * docs/contract/api.md#evidence: request count and total tokens always; the timeline, breakdown
+ * and violations as asked, streamed (evidence-json.ts). Visibility is decided here, before the
+ * first byte.
  */
 export async function readEvidence(
   db: Db,
@@ -46,8 +43,9 @@ export async function readEvidence(
 }
 
 /**
- * One page of a scan's timeline in order, each entry with its index (SPEC.md §8, extension).
- * Without `action` the page is a keyset read on (scan_id, seq) and `total` is arithmetic; with it,
+ * One page of a scan's timeline in order, each entry with its index
+ * (docs/contract/api.md#evidence, an extension).
+ * Without `action` the page is a keyset read on (timeline_id, seq) and `total` is arithmetic; with it,
  * the seq range bounds the scan and the count.
  */
 export async function timelinePage(

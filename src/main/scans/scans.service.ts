@@ -17,9 +17,10 @@ import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { DomainError, notFound } from '../http/domain-error';
 import { toScan, toScanFor, toScanNotice, toScanSummary } from './scan-mapping';
-import { insertTimeline } from '../evidence/evidence.repository';
-import { GridRecorder } from '../evidence/timeline-cells.repository';
-import { GRID_MIN_ENTRIES } from '../evidence/timeline-grid';
+import { GridRecorder } from '../evidence/timeline/timeline-cells.repository';
+import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
+import { GRID_MIN_ENTRIES } from '../evidence/timeline/timeline-grid';
+import { insertTimeline } from '../evidence/timeline/timeline-writes.repository';
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 import { toolsWithPrefix } from './tools.service';
@@ -94,14 +95,8 @@ export async function readScan(db: Db, userId: string, id: string): Promise<Scan
   return toScanFor(userId, row, await violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }));
 }
 
-interface StoredEntry {
-  timestamp: number;
-  action: string;
-  tokens: number;
-}
-
 /** The timeline to store: the submitted one in timestamp order (stable), else one entry for the scan. */
-function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
+function entriesToStore(body: SubmitScanBody, createdAt: number): StoredTimelineEntry[] {
   if (!body.timeline) return [{ timestamp: createdAt, action: body.action, tokens: body.tokens }];
   // The schema's date-time format is parseDateTime itself: every timestamp here parses.
   const entries = body.timeline.map((entry) => ({
@@ -126,7 +121,7 @@ function timelineOf(body: SubmitScanBody, createdAt: number): StoredEntry[] {
  */
 export async function submitScan(db: Db, userId: string, body: SubmitScanBody): Promise<Scan> {
   const createdAt = Date.now();
-  const timeline = timelineOf(body, createdAt);
+  const timeline = entriesToStore(body, createdAt);
   const scanId = newId('scan');
   const { scan, row } = await batchedWrite(db, async (trx) => {
     const organizationId = body.organization_id ?? null;

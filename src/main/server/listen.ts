@@ -4,7 +4,7 @@ import { VERSION } from '../version';
 import { buildApp } from './app';
 import type { LogDestination } from './logging';
 import type { App } from '../http/route-types';
-import type { ImportRouteLimits } from '../evidence/import/imports.routes';
+import type { ImportRouteLimits } from '../evidence/import/import-limits';
 import { sweepStagedTimelines } from '../evidence/import/staged-timelines.repository';
 
 /**

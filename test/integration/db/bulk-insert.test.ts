@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTimeline } from '../../../src/main/evidence/evidence.repository';
+import { createTimeline } from '../../../src/main/evidence/timeline/timeline-writes.repository';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../../src/main/db/bulk-insert';
 import type { Db, Executor } from '../../../src/main/db/database';
 import { inTransaction } from '../../../src/main/db/transaction';

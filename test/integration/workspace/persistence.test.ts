@@ -8,7 +8,7 @@ import { buildApp } from '../../../src/main/server/app';
 import type { App } from '../../../src/main/http/route-types';
 import { createUser } from '../../../src/main/users/users.service';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
-import { insertTimeline } from '../../../src/main/evidence/evidence.repository';
+import { insertTimeline } from '../../../src/main/evidence/timeline/timeline-writes.repository';
 import { expectError, snapshotDatabase } from '../../helpers/assertions';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 import { onPostgres, testDatabaseFor } from '../../helpers/test-database';

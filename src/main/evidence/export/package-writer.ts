@@ -16,7 +16,7 @@ import type { ScanRow } from '../../db/tables/scan.table';
 import { toScan, toViolation } from '../../scans/scan-mapping';
 import { findViolations } from '../../scans/scans.repository';
 import { VERSION } from '../../version';
-import { timelineTotals, timelineTupleChunks } from '../evidence.repository';
+import { timelineTotals, timelineTupleChunks } from '../timeline/timeline-reads.repository';
 import { TimelineJsonlEncoder } from '../jsonl/timeline-encoder';
 
 /** Counts and hashes the bytes that pass through, for the manifest. */

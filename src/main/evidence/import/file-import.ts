@@ -3,7 +3,8 @@ import { basename } from 'node:path';
 import type { DesktopImportOutcome } from '../../../shared/desktop-api';
 import type { Db } from '../../db/database';
 import { importEvidencePackage } from './package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
+import { packageTooLarge } from './import-errors';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
 import { DomainError } from '../../http/domain-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as
@@ -25,9 +26,7 @@ export async function importEvidenceFile(
     size = info.size;
     if (size > limits.bodyBytes) {
       // The API refuses such a body before reading it; the same code and words here.
-      throw new DomainError('payload_too_large', `the evidence package is larger than ${limits.bodyBytes} bytes`, [
-        { message: `limit is ${limits.bodyBytes} bytes` },
-      ]);
+      throw packageTooLarge(limits.bodyBytes);
     }
     const result = await importEvidencePackage(db, userId, path, limits);
     return { name, size, status: 'imported', result };

@@ -30,7 +30,7 @@ function derivedBody(userId: string, packageId: string): string {
   return body;
 }
 
-/** SPEC §8 (docs/security.md, Imported ids): where user `userId`'s import stores package scan `packageId`. */
+/** Where user `userId`'s import stores package scan `packageId` (docs/contract/package-format.md#imported-ids). */
 export const derivedScanId = (userId: string, packageId: string): string =>
   ID_PREFIX.scan + derivedBody(userId, packageId);
 

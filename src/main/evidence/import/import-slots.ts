@@ -1,10 +1,4 @@
-/** How many imports may run at once in one server process: per user, and in all. */
-export interface ImportSlotLimits {
-  perUser: number;
-  total: number;
-}
-
-export const DEFAULT_IMPORT_SLOTS: ImportSlotLimits = { perUser: 2, total: 4 };
+import { DEFAULT_IMPORT_SLOTS, type ImportSlotLimits } from './import-limits';
 
 /** Which cap a refused import met. */
 export type SlotRefusal = 'user' | 'total';

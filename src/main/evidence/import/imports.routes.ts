@@ -1,121 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
 import { DomainError } from '../../http/domain-error';
 import type { RouteDeps } from '../../http/route-types';
-import { DEFAULT_IMPORT_SLOTS, ImportSlots, type ImportSlotLimits, type SlotRefusal } from './import-slots';
+import { ImportSlots, type SlotRefusal } from './import-slots';
 import { importEvidencePackage } from './package-import.service';
-import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './package-archive';
-
-/** What an upload may cost the server besides its size: see docs/security.md, Uploads. */
-export interface UploadLimits {
-  /** An upload that sends nothing for this long is ended and its temp file removed. */
-  bodyIdleMs: number;
-  /** Imports under way at once, per user and in all (this server process). */
-  slots: ImportSlotLimits;
-  /** Where bodies are spooled; the system's temp directory unless a test watches its own. */
-  spoolDir: string | null;
-}
-
-export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { bodyIdleMs: 30_000, slots: DEFAULT_IMPORT_SLOTS, spoolDir: null };
-
-/** Every limit of POST /v1/evidence/imports. */
-export type ImportRouteLimits = ImportLimits & UploadLimits;
+import {
+  DEFAULT_IMPORT_LIMITS,
+  DEFAULT_UPLOAD_LIMITS,
+  type ImportRouteLimits,
+  type ImportSlotLimits,
+} from './import-limits';
+import { isSpooled, spool } from './upload-spool';
 
 /** Seconds a client refused for the import caps is asked to wait before trying again. */
 const RETRY_AFTER_S = 5;
-
-/** The request body once spooled: a private temp file holding the archive, deleted after the request. */
-interface SpooledArchive {
-  path: string;
-  bytes: number;
-}
-
-const isSpooled = (body: unknown): body is SpooledArchive =>
-  typeof body === 'object' && body !== null && typeof (body as { path?: unknown }).path === 'string';
-
-function tooLarge(limit: number): DomainError {
-  return new DomainError('payload_too_large', `the evidence package is larger than ${limit} bytes`, [
-    { message: `limit is ${limit} bytes` },
-  ]);
-}
-
-function stalled(idleMs: number): DomainError {
-  return new DomainError('request_timeout', `the upload sent nothing for ${idleMs / 1000} s`, [
-    { message: `an upload may pause for at most ${idleMs} ms` },
-  ]);
-}
-
-/**
- * Counts the body against the limit and ends an upload that stalls: a client that sends a few
- * bytes and then nothing would otherwise hold its temp file and its import slot for as long as it
- * keeps the connection open.
- */
-class UploadGuard extends Transform {
-  bytes = 0;
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly limit: number,
-    private readonly idleMs: number,
-  ) {
-    super();
-    this.arm();
-  }
-
-  private arm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.destroy(stalled(this.idleMs)), this.idleMs);
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.limit) return callback(tooLarge(this.limit));
-    this.arm();
-    callback(null, chunk);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    clearTimeout(this.timer);
-    callback();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    clearTimeout(this.timer);
-    callback(error);
-  }
-}
-
-/**
- * yauzl needs random access to the central directory at the end of the archive, so the body goes
- * to a temp file (never into memory) as it arrives, counted against the limit on the way.
- */
-async function spool(request: FastifyRequest, payload: Readable, limits: ImportRouteLimits): Promise<SpooledArchive> {
-  const limit = limits.bodyBytes;
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    payload.resume();
-    throw tooLarge(limit);
-  }
-  const path = join(limits.spoolDir ?? tmpdir(), `scandesk-import-${randomUUID()}.zip`);
-  const guard = new UploadGuard(limit, limits.bodyIdleMs);
-  try {
-    // On a refusal the pipeline destroys the request: the error is answered and the connection
-    // closed, never read to its end.
-    await pipeline(payload, guard, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
-  } catch (error) {
-    await rm(path, { force: true });
-    throw error;
-  }
-  return { path, bytes: guard.bytes };
-}
 
 function overCap(refusal: SlotRefusal, slots: ImportSlotLimits): DomainError {
   const [message, detail] =

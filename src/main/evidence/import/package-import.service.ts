@@ -6,17 +6,19 @@ import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
 import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream } from './formats/upstream.adapter';
-import { PackageArchive, type ImportLimits, type InflateBudget } from './package-archive';
-import { ImportRaced, storePackageScans } from './package-store';
+import type { ImportLimits } from './import-limits';
+import { ImportRaced, storePackageScans } from './store-package';
+import type { InflateBudget } from './zip/inflate-guard';
+import { PackageArchive } from './zip/package-archive';
 
 /** Runs of an import whose closing transaction found a scan stored or gone meanwhile. */
 const MAX_RUNS = 3;
 
 /**
- * Imports an evidence package (SPEC.md §8) from a spooled ZIP. A format adapter reads the
- * package's documents, each parsed once, into package scans; then each timeline is read once,
- * checked and staged in the same pass, and one short transaction stores the scans
- * (package-store.ts). Any refusal deletes what was staged, so a bad package changes nothing.
+ * Imports an evidence package (docs/contract/package-format.md#import) from a spooled ZIP. A
+ * format adapter reads the package's documents, each parsed once, into package scans; then each
+ * timeline is read once, checked and staged in the same pass, and one short transaction stores the
+ * scans (store-package.ts). Any refusal deletes what was staged, so a bad package changes nothing.
  */
 export async function importEvidencePackage(
   db: Db,

@@ -1,9 +1,8 @@
 import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
-import { invalidPackage, type InflateBudget } from './package-archive';
-import type { EvidenceDocument, ScanDocument, StoredEntry } from './package-documents';
-
-/** Timeline entries handed on at a time, by adapters and by the comparison with stored rows. */
-export const TIMELINE_CHUNK = 5000;
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
+import { invalidPackage } from './import-errors';
+import type { EvidenceDocument, ScanDocument } from './read-documents';
+import type { InflateBudget } from './zip/inflate-guard';
 
 /** The evidence fields of a package scan; the timeline comes through `PackageScan.timeline`. */
 export type PackageEvidence = Omit<EvidenceDocument['evidence'], 'timeline'>;
@@ -19,7 +18,7 @@ export interface TimelineSource {
    * its entries are the reader's until it asks for the next one, which may reuse them: copy what
    * is kept longer.
    */
-  read(budget: InflateBudget): AsyncIterable<StoredEntry[]>;
+  read(budget: InflateBudget): AsyncIterable<StoredTimelineEntry[]>;
 }
 
 /**

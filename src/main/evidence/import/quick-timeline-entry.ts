@@ -1,6 +1,6 @@
 import { NAME_MAX_LENGTH, NAME_PATTERN } from '../../../shared/names';
 import { canonicalTimestampMs, isCalendarDate } from '../../../shared/time';
-import type { StoredEntry } from './package-documents';
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 
 // Ajv compiles patterns with the `u` flag; the same flag here reads the pattern as Ajv does.
 const LABEL = new RegExp(NAME_PATTERN, 'u');
@@ -53,7 +53,7 @@ const isLabel = (value: unknown): value is string =>
  * timestamp parser, which decide and word the error. Ajv's generated checks and the general
  * date-time parsing cost more per line than everything else in reading a timeline.
  */
-export function quickTimelineEntry(value: unknown): StoredEntry | null {
+export function quickTimelineEntry(value: unknown): StoredTimelineEntry | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   // additionalProperties: false. JSON.parse gives plain objects, so for-in sees own keys only.
   for (const key in value) {
@@ -100,7 +100,7 @@ export class QuickLineReader {
   private readonly actions: ({ bytes: Uint8Array; text: string } | undefined)[] = new Array(ACTION_SLOTS);
 
   /** The entry of the line bytes[start, end), written into `into` if given, or null. */
-  read(bytes: Uint8Array, start: number, end: number, into?: StoredEntry): StoredEntry | null {
+  read(bytes: Uint8Array, start: number, end: number, into?: StoredTimelineEntry): StoredTimelineEntry | null {
     if (!startsWith(bytes, start, end, OPEN)) return null;
     if (!startsWith(bytes, start + OPEN.length + TIMESTAMP_LENGTH, end, ACTION)) return null;
     const actionAt = start + ACTION_AT;

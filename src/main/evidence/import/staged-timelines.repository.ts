@@ -1,8 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Db, Executor } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
-import { timelineInserter, type TimelineEntryValues } from '../evidence.repository';
-import { GridRecorder } from '../timeline-cells.repository';
+import { GridRecorder } from '../timeline/timeline-cells.repository';
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
+import { timelineInserter } from '../timeline/timeline-writes.repository';
 
 // An import's timelines are written before their scans, in short transactions of their own, so
 // that a million entries never hold the store's one writer (SQLite) for the whole import: a
@@ -29,13 +30,13 @@ export class StagedTimelineWriter {
 
   constructor(private readonly db: Db) {}
 
-  async write(entries: readonly TimelineEntryValues[]): Promise<void> {
+  async write(entries: readonly StoredTimelineEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += STAGE_ROWS) {
       await this.step(entries, start, Math.min(start + STAGE_ROWS, entries.length));
     }
   }
 
-  private async step(entries: readonly TimelineEntryValues[], from: number, to: number): Promise<void> {
+  private async step(entries: readonly StoredTimelineEntry[], from: number, to: number): Promise<void> {
     if (from === to) return;
     const now = Date.now();
     await inTransaction(

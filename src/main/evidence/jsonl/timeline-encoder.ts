@@ -1,8 +1,11 @@
 import { formatTimestamp } from '../../../shared/time';
-import type { TimelineTuple } from '../evidence.repository';
+import type { TimelineTuple } from '../timeline/timeline-entry';
 import { DAY_MS, HOUR_MS } from '../../../shared/time';
 
-/** One line of timeline.jsonl (SPEC.md §8): the format itself, and the encoder's slow path. */
+/**
+ * One line of timeline.jsonl (docs/contract/package-format.md#layout): the format itself, and the
+ * encoder's slow path.
+ */
 export function timelineLine(timestamp: number, action: string, tokens: number): string {
   return `{"timestamp":"${formatTimestamp(timestamp)}","action":${JSON.stringify(action)},"tokens":${tokens}}\n`;
 }

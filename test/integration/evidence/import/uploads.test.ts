@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportRouteLimits } from '../../../../src/main/evidence/import/imports.routes';
+import type { ImportRouteLimits } from '../../../../src/main/evidence/import/import-limits';
 import { startServer, type RunningServer } from '../../../../src/main/server/listen';
 import { createUser } from '../../../../src/main/users/users.service';
 import { openWorkspace } from '../../../../src/main/workspace/workspace';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertTimeline } from '../../../../src/main/evidence/evidence.repository';
+import { insertTimeline } from '../../../../src/main/evidence/timeline/timeline-writes.repository';
 import { writeEvidencePackage } from '../../../../src/main/evidence/export/package-writer';
 import { findWorkspaceOwner } from '../../../../src/main/users/users.repository';
 import { openWorkspace, type Workspace } from '../../../../src/main/workspace/workspace';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimelineTuple } from '../../../../src/main/evidence/evidence.repository';
+import type { TimelineTuple } from '../../../../src/main/evidence/timeline/timeline-entry';
 import { TimelineJsonlEncoder, timelineLine } from '../../../../src/main/evidence/jsonl/timeline-encoder';
 import { makeRng } from '../../../helpers/reliability';
 

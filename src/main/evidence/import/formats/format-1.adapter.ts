@@ -1,25 +1,16 @@
 import { MANIFEST_PATH, packagePaths, type ManifestFile } from '../../../../shared/evidence-package';
-import {
-  invalidPackage,
-  lineError,
-  type EntryDigest,
-  type InflateBudget,
-  type PackageArchive,
-} from '../package-archive';
-import {
-  checkEvidenceDocument,
-  checkManifest,
-  checkScanDocument,
-  parseJsonDocument,
-  TimelineLineParser,
-  type StoredEntry,
-} from '../package-documents';
 import { JsonlLineError } from '../../jsonl/line-splitter';
+import type { StoredTimelineEntry } from '../../timeline/timeline-entry';
+import { invalidPackage, lineError } from '../import-errors';
+import { checkEvidenceDocument, checkManifest, checkScanDocument, parseJsonDocument } from '../read-documents';
+import { TimelineLineParser } from '../read-timeline-entries';
+import type { EntryDigest, InflateBudget } from '../zip/inflate-guard';
+import type { PackageArchive } from '../zip/package-archive';
 import { packageOrigin } from '../package-origin';
 import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 
-// Format 1 (SPEC.md §8): manifest.json lists every file with its size and SHA-256, and each
-// scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
+// Format 1 (docs/contract/package-format.md#manifest): manifest.json lists every file with its
+// size and SHA-256, and each scan as scans/<id>/{scan.json, evidence.json, timeline.jsonl}.
 
 export const isFormat1 = (archive: PackageArchive): boolean => archive.entries.has(MANIFEST_PATH);
 
@@ -87,9 +78,9 @@ function jsonlTimeline(archive: PackageArchive, name: string, manifest: Manifest
       // Entries are objects reused from chunk to chunk (TimelineSource.read): made afresh, a
       // million of them outlived enough young-generation collections to be promoted, and the
       // import's heap grew by some 60 MB of garbage before a full collection.
-      const reused: StoredEntry[] = [];
+      const reused: StoredTimelineEntry[] = [];
       for await (const run of runs) {
-        const entries: StoredEntry[] = [];
+        const entries: StoredTimelineEntry[] = [];
         try {
           run.forEach((bytes, start, end, line) => {
             const at = entries.length;

@@ -1,14 +1,16 @@
+import { TIMELINE_CHUNK, type StoredTimelineEntry } from '../../timeline/timeline-entry';
+import { invalidPackage } from '../import-errors';
+import { packageScan, type PackageScan, type TimelineSource } from '../package-scan';
 import {
   checkEvidenceDocument,
   checkScanDocument,
   parseJsonDocument,
-  toStoredEntry,
   type EvidenceDocument,
   type ScanDocument,
-  type StoredEntry,
-} from '../package-documents';
-import { invalidPackage, type InflateBudget, type PackageArchive } from '../package-archive';
-import { packageScan, TIMELINE_CHUNK, type PackageScan, type TimelineSource } from '../package-scan';
+} from '../read-documents';
+import { readTimelineEntry } from '../read-timeline-entries';
+import type { InflateBudget } from '../zip/inflate-guard';
+import type { PackageArchive } from '../zip/package-archive';
 
 // A ZIP without a manifest, such as a download from the upstream service: entry names are not
 // specified, so every .json entry is classified by its shape and scans are matched by id.
@@ -19,7 +21,7 @@ function inlineTimeline(entry: string, document: EvidenceDocument): TimelineSour
   const { timeline } = document.evidence;
   if (timeline === undefined) throw invalidPackage('evidence.timeline is required', entry);
   const position = (index: number): string => `evidence.timeline.${index}`;
-  const entries: StoredEntry[] = timeline.map((value, i) => toStoredEntry(value, entry, position(i)));
+  const entries: StoredTimelineEntry[] = timeline.map((value, i) => readTimelineEntry(value, entry, position(i)));
   return {
     entry,
     position,

@@ -1,11 +1,12 @@
-import type { TimelineBucket } from '../../shared/api/evidence';
-import { formatTimestamp, LAST_TIMESTAMP_MS } from '../../shared/time';
-import type { Db } from '../db/database';
-import type { ScanRow } from '../db/tables/scan.table';
-import { inTransaction } from '../db/transaction';
-import { notFound } from '../http/domain-error';
-import { findVisibleScan } from '../scans/scans.repository';
-import { timelineAggregate, timelineBounds, timelineTupleChunks, violationBucketCounts } from './evidence.repository';
+import type { TimelineBucket } from '../../../shared/api/evidence';
+import { formatTimestamp, LAST_TIMESTAMP_MS } from '../../../shared/time';
+import type { Db } from '../../db/database';
+import type { ScanRow } from '../../db/tables/scan.table';
+import { inTransaction } from '../../db/transaction';
+import { notFound } from '../../http/domain-error';
+import { findVisibleScan } from '../../scans/scans.repository';
+import { timelineTupleChunks } from './timeline-reads.repository';
+import { timelineAggregate, timelineBounds, violationBucketCounts } from './timeline-windows.repository';
 import { findCells, findGrid, insertGrid } from './timeline-cells.repository';
 import {
   cellsIn,

@@ -1,9 +1,12 @@
 import { parseDateOrDateTime } from '../../../shared/time';
-import { invalidPackage } from './package-archive';
-import type { StoredEntry } from './package-documents';
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
+import { invalidPackage } from './import-errors';
 import type { PackageScan } from './package-scan';
 
-/** What the upstream defaults (SPEC.md §8) take from the documents or, failing them, the timeline. */
+/**
+ * What the upstream defaults (docs/contract/package-format.md#upstream-packages) take from the
+ * documents or, failing them, the timeline.
+ */
 export interface ScanDefaults {
   createdAt: number;
   action: string;
@@ -11,13 +14,14 @@ export interface ScanDefaults {
 
 /**
  * The checks of one package scan that need no store, made as its timeline streams past once:
- * order entry by entry, then the documents held to what the whole timeline said (SPEC.md §8).
+ * order entry by entry, then the documents held to what the whole timeline said
+ * (docs/contract/package-format.md#checks).
  * `violationIds` collects the package's violation ids across its scans, which must not repeat.
  */
 export class ScanCheck {
   count = 0;
   /** A copy: the chunk's entries are reused for the next chunk (TimelineSource.read). */
-  first: StoredEntry | null = null;
+  first: StoredTimelineEntry | null = null;
   private sum = 0n;
   private previous = Number.NEGATIVE_INFINITY;
 
@@ -27,7 +31,7 @@ export class ScanCheck {
   ) {}
 
   /** Checks the next chunk of the timeline, in order. */
-  take(chunk: readonly StoredEntry[]): void {
+  take(chunk: readonly StoredTimelineEntry[]): void {
     if (this.first === null && chunk[0]) this.first = { ...chunk[0] };
     // A long timeline of large counts can leave a double's exact range, so the chunk's sum is
     // carried over into a BigInt before it could; a BigInt per entry cost more than the check.

@@ -1,6 +1,6 @@
-import { BulkInserter } from '../db/bulk-insert';
-import type { Db, Executor } from '../db/database';
-import type { TimelineGridRow } from '../db/tables/timeline-cell.table';
+import { BulkInserter } from '../../db/bulk-insert';
+import type { Db, Executor } from '../../db/database';
+import type { TimelineGridRow } from '../../db/tables/timeline-cell.table';
 import { GRID_MIN_ENTRIES, GridBuilder, type CellRange, type Grid, type LevelCell } from './timeline-grid';
 
 // Every query of `timeline_grids` and `timeline_cells`: a long timeline's summary pyramid.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ScanCheck } from '../../../../src/main/evidence/import/package-check';
-import type { StoredEntry } from '../../../../src/main/evidence/import/package-documents';
 import type { PackageScan } from '../../../../src/main/evidence/import/package-scan';
+import { ScanCheck } from '../../../../src/main/evidence/import/scan-check';
+import type { StoredTimelineEntry } from '../../../../src/main/evidence/timeline/timeline-entry';
 
 /** A format-1 scan whose scan.json has no action: the first timeline entry gives it. */
 const scan = {
@@ -18,7 +18,7 @@ const scan = {
 describe('ScanCheck', () => {
   it('keeps the first entry as it was, though the reader reuses the objects of a chunk for the next', () => {
     const check = new ScanCheck(scan, new Set());
-    const entry: StoredEntry = { timestamp: 1, action: 'first', tokens: 1 };
+    const entry: StoredTimelineEntry = { timestamp: 1, action: 'first', tokens: 1 };
     check.take([entry]);
     Object.assign(entry, { timestamp: 2, action: 'second', tokens: 2 });
     check.take([entry]);

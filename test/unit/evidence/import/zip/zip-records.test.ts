@@ -5,7 +5,7 @@ import {
   parseExtraFields,
   unicodePathProblem,
   type RecordHeader,
-} from '../../../../src/main/evidence/import/zip-records';
+} from '../../../../../src/main/evidence/import/zip/zip-records';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 

@@ -2,7 +2,7 @@
 // yauzl reads) against the local records (what streaming unzippers read), names against their
 // Info-ZIP Unicode-path extras, and records that share bytes. An archive that means one thing to
 // us and another to the tool a user checks it with is refused, whatever it would import as.
-// Pure decisions only; package-reader.ts does the reading.
+// Pure decisions only; central-directory.ts and local-records.ts do the reading.
 
 /** An extra field: a tag and its bytes. */
 export interface ExtraField {

@@ -3,11 +3,8 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Label, TokenCount, Timestamp } from '../../../shared/api/common';
 import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { Manifest } from '../../../shared/evidence-package';
-import { parseDateOrDateTime } from '../../../shared/time';
-import { DomainError } from '../../http/domain-error';
 import { detailsFromAjv, distinctErrors, makeAjv } from '../../http/validation';
-import { LineRun } from '../jsonl/line-splitter';
-import { QuickLineReader, quickTimelineEntry } from './quick-timeline-entry';
+import { invalidPackage, packageError } from './import-errors';
 
 /**
  * Scan ids become parts of entry paths, URLs and download names: the id rule (src/shared/ids.ts)
@@ -87,17 +84,9 @@ function describe(all: ErrorObject[]): string[] {
   return messages;
 }
 
-function shapeError(entry: string, what: string, errors: ErrorObject[]): DomainError {
-  const messages = describe(errors);
-  return new DomainError(
-    'invalid_package',
-    `${entry}: not ${what}: ${messages[0] ?? 'invalid'}`,
-    messages.map((message) => ({ entry, message })),
-  );
-}
-
 function check<T>(validate: ValidateFunction<T>, value: unknown, entry: string, what: string): T {
-  if (!validate(value)) throw shapeError(entry, what, validate.errors ?? []);
+  if (!validate(value))
+    throw packageError({ entry, context: `not ${what}`, problems: describe(validate.errors ?? []) });
   return value;
 }
 
@@ -108,64 +97,12 @@ export const checkScanDocument = (value: unknown, entry: string): ScanDocument =
 export const checkEvidenceDocument = (value: unknown, entry: string): EvidenceDocument =>
   check(validators.evidence, value, entry, 'evidence in the get-evidence shape');
 
-/** A timeline entry as stored: epoch ms. */
-export interface StoredEntry {
-  timestamp: number;
-  action: string;
-  tokens: number;
-}
-
-/** One timeline entry, from a JSON Lines line or an inline array; `where` names it in errors. */
-export function toStoredEntry(value: unknown, entry: string, where: string): StoredEntry {
-  const quick = quickTimelineEntry(value);
-  if (quick) return quick;
+/** A timeline entry's shape, `where` (`line 3`, `evidence.timeline.2`) naming it inside `entry`. */
+export function checkTimelineEntry(value: unknown, entry: string, where: string): TimelineEntry {
   if (!validators.timelineEntry(value)) {
-    const messages = describe(validators.timelineEntry.errors ?? []);
-    throw new DomainError(
-      'invalid_package',
-      `${entry} ${where}: ${messages[0] ?? 'invalid'}`,
-      messages.map((message) => ({ entry, message: `${where}: ${message}` })),
-    );
+    throw packageError({ entry, at: where, problems: describe(validators.timelineEntry.errors ?? []) });
   }
-  const timestamp = parseDateOrDateTime(value.timestamp);
-  if (timestamp === null) {
-    const message = `${where}: timestamp must be an ISO 8601 date-time`;
-    throw new DomainError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
-  }
-  return { timestamp, action: value.action, tokens: value.tokens };
-}
-
-/**
- * Reads the lines of one timeline.jsonl: those in our exports' own form straight from their bytes
- * (QuickLineReader), any other decoded (a JsonlLineError unless UTF-8) and parsed as JSON.
- */
-export class TimelineLineParser {
-  private readonly quick = new QuickLineReader();
-
-  constructor(private readonly entry: string) {}
-
-  /** The entry of line number `line`, bytes[start, end), in `into` if given; refused with the reason. */
-  parse(bytes: Buffer, start: number, end: number, line: number, into?: StoredEntry): StoredEntry {
-    return (
-      this.quick.read(bytes, start, end, into) ??
-      parseTimelineText(LineRun.text(bytes, start, end, line), this.entry, line)
-    );
-  }
-}
-
-function parseTimelineText(text: string, entry: string, line: number): StoredEntry {
-  if (text.trim() === '') {
-    const message = `line ${line}: empty line`;
-    throw new DomainError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const message = `line ${line}: not JSON (${(error as Error).message})`;
-    throw new DomainError('invalid_package', `${entry} ${message}`, [{ entry, message }]);
-  }
-  return toStoredEntry(value, entry, `line ${line}`);
+  return value;
 }
 
 /** A whole JSON document; a BOM is tolerated, anything else that is not UTF-8 JSON is refused. */
@@ -174,12 +111,11 @@ export function parseJsonDocument(data: Buffer, entry: string): unknown {
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(data);
   } catch {
-    throw new DomainError('invalid_package', `${entry}: not UTF-8`, [{ entry, message: 'not UTF-8' }]);
+    throw invalidPackage('not UTF-8', entry);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = `not JSON (${(error as Error).message})`;
-    throw new DomainError('invalid_package', `${entry}: ${message}`, [{ entry, message }]);
+    throw invalidPackage(`not JSON (${(error as Error).message})`, entry);
   }
 }

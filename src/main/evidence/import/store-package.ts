@@ -1,25 +1,18 @@
 import type { ImportResult } from '../../../shared/api/evidence';
-import type { ScanStatus, TokenBreakdown, Violation } from '../../../shared/api/scans';
+import type { ScanStatus, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
 import type { Db, Executor } from '../../db/database';
 import { inTransaction } from '../../db/transaction';
 import type { NewScan, ScanRow } from '../../db/tables/scan.table';
-import { toViolation } from '../../scans/scan-mapping';
-import {
-  findScan,
-  findViolations,
-  findVisibleScan,
-  insertImportedScan,
-  insertViolations,
-} from '../../scans/scans.repository';
+import { findScan, findVisibleScan, insertImportedScan, insertViolations } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
-import { timelineChunks } from '../evidence.repository';
-import { ScanCheck, type ScanDefaults } from './package-check';
-import { derivedScanId, derivedViolationId } from './import-ids';
-import type { InflateBudget } from './package-archive';
-import type { StoredEntry } from './package-documents';
-import { sameViolations, TIMELINE_CHUNK, type PackageScan } from './package-scan';
-import { adoptStagedTimeline, discardStagedTimelines, StagedTimelineWriter } from './staged-timelines.repository';
+import { derivedViolationId } from './import-ids';
+import { importTarget, refuseTakenViolationIds } from './import-target';
+import type { PackageScan } from './package-scan';
+import { ScanCheck, type ScanDefaults } from './scan-check';
+import { adoptStagedTimeline, discardStagedTimelines } from './staged-timelines.repository';
+import { NewScanWriter, StoredScanComparison } from './store-sinks';
+import type { InflateBudget } from './zip/inflate-guard';
 
 // An import in one pass: each package scan's timeline is read once, checked as it streams and,
 // in the same pass, staged (a new scan: staged-timelines.repository.ts, a short transaction per
@@ -30,7 +23,10 @@ import { adoptStagedTimeline, discardStagedTimelines, StagedTimelineWriter } fro
 // held until every scan has been checked: a package that is also invalid is answered 400, as
 // when checking came first.
 
-/** The scan row SPEC.md §8 asks for, stored as `id`, with the upstream defaults applied. */
+/**
+ * The scan row of a package scan, stored as `id`, with the upstream defaults applied
+ * (docs/contract/package-format.md#upstream-packages).
+ */
 function scanRow(
   scan: PackageScan,
   defaults: ScanDefaults,
@@ -57,121 +53,6 @@ function scanRow(
     package_id: scan.id,
     package_origin: scan.origin,
   };
-}
-
-/** Key order is not content: `{a, b}` and `{b, a}` are the same breakdown. */
-const canonical = (breakdown: TokenBreakdown): string =>
-  JSON.stringify(Object.entries(breakdown).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-
-/** Where a timeline's chunks go as they are checked. */
-interface TimelineSink {
-  /** `defaults` are known from the first chunk on. */
-  take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void>;
-  /** After the whole timeline was taken and checked. */
-  end(defaults: ScanDefaults): Promise<void>;
-}
-
-/**
- * Compares the package scan with a stored one the importer can see as the timeline streams past (both
- * sides a chunk at a time, so a million entries compare in constant memory). `why` is the first
- * way they differ, or null while they are the same scan. Organization, source and owner are where
- * a scan lives, not what it is, so they do not count.
- */
-class StoredScanComparison implements TimelineSink {
-  why: string | null = null;
-  private fieldsCompared = false;
-  private readonly storedChunks: AsyncGenerator<StoredEntry[]>;
-  private rows: StoredEntry[] = [];
-  private at = 0;
-  private index = 0;
-
-  private constructor(
-    trx: Executor,
-    private readonly stored: ScanRow,
-    private readonly row: (defaults: ScanDefaults) => NewScan,
-  ) {
-    this.storedChunks = timelineChunks(trx, stored.id, TIMELINE_CHUNK);
-  }
-
-  static async start(
-    trx: Executor,
-    stored: ScanRow,
-    scan: PackageScan,
-    violations: readonly Violation[],
-    row: (defaults: ScanDefaults) => NewScan,
-  ): Promise<StoredScanComparison> {
-    const comparison = new StoredScanComparison(trx, stored, row);
-    if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(scan.tokenBreakdown)) {
-      comparison.why = 'token_breakdown differs';
-    } else if (!sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations)) {
-      comparison.why = 'violations differ';
-    } else if (stored.request_count !== scan.evidence.request_count) {
-      comparison.why = 'the timeline differs in length';
-    }
-    return comparison;
-  }
-
-  private compareFields(defaults: ScanDefaults): void {
-    if (this.fieldsCompared || this.why !== null) return;
-    this.fieldsCompared = true;
-    const row = this.row(defaults);
-    for (const field of ['tool', 'action', 'tokens', 'status', 'created_at'] as const) {
-      if (this.stored[field] !== row[field]) {
-        this.why = `${field} differs`;
-        return;
-      }
-    }
-  }
-
-  async take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void> {
-    this.compareFields(defaults);
-    for (const entry of chunk) {
-      if (this.why !== null) return;
-      if (this.at === this.rows.length) {
-        const next = await this.storedChunks.next();
-        if (next.done) {
-          this.why = 'the timeline differs in length';
-          return;
-        }
-        this.rows = next.value;
-        this.at = 0;
-      }
-      const mine = this.rows[this.at++]!;
-      if (mine.timestamp !== entry.timestamp || mine.action !== entry.action || mine.tokens !== entry.tokens) {
-        this.why = `timeline entry ${this.index} differs`;
-      }
-      this.index += 1;
-    }
-  }
-
-  async end(defaults: ScanDefaults): Promise<void> {
-    this.compareFields(defaults);
-    await this.storedChunks.return(undefined);
-  }
-}
-
-/** A new scan: its timeline staged as it streams, the rest stored by storeNewScan once the package is accepted. */
-class NewScanWriter implements TimelineSink {
-  row: NewScan | undefined;
-  readonly timeline: StagedTimelineWriter;
-
-  constructor(
-    db: Db,
-    readonly id: string,
-    readonly violations: readonly Violation[],
-    private readonly toRow: (defaults: ScanDefaults) => NewScan,
-  ) {
-    this.timeline = new StagedTimelineWriter(db);
-  }
-
-  async take(chunk: readonly StoredEntry[], defaults: ScanDefaults): Promise<void> {
-    this.row ??= this.toRow(defaults);
-    await this.timeline.write(chunk);
-  }
-
-  async end(defaults: ScanDefaults): Promise<void> {
-    this.row ??= this.toRow(defaults);
-  }
 }
 
 /**
@@ -204,57 +85,6 @@ async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: Ne
     package_id: row.package_id ?? null,
     package_origin: row.package_origin ?? null,
   };
-}
-
-/** Where an import stores a package scan, and the scan already there, if any. */
-interface ImportTarget {
-  id: string;
-  /** Stored under an id derived from the importer and the package id, not under the package id. */
-  derived: boolean;
-  existing: ScanRow | undefined;
-}
-
-/**
- * docs/security.md, Imported ids: a package id names a scan the importer can see (SPEC.md §2: their
- * own, or one of an organization they own or administer), which the package is compared with; or
- * else the scan is stored under derivedScanId(user, id). A scan with the package id that the
- * importer cannot see changes nothing: it is never compared, never blocks, and both cases run the
- * same two lookups.
- */
-async function importTarget(trx: Executor, userId: string, packageId: string, entry: string): Promise<ImportTarget> {
-  const literal = await findVisibleScan(trx, packageId, userId);
-  if (literal) return { id: packageId, derived: false, existing: literal };
-  const id = derivedScanId(userId, packageId);
-  const existing = await findScan(trx, id);
-  // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
-  if (existing && existing.submitted_by !== userId) {
-    throw new DomainError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
-      { field: 'scan_id', entry, message: `${packageId}: the id it would be stored under is in use` },
-    ]);
-  }
-  return { id, derived: true, existing };
-}
-
-/**
- * Violation ids are unique across the store. A taken one is named by the package's id for it,
- * never by the scan that holds it, which may be another user's.
- */
-async function refuseTakenViolationIds(
-  trx: Executor,
-  packageScanId: string,
-  entry: string,
-  violations: readonly Violation[],
-  packageViolations: readonly Violation[],
-): Promise<void> {
-  for (let start = 0; start < violations.length; start += 500) {
-    const ids = violations.slice(start, start + 500).map((v) => v.id);
-    const taken = await trx.selectFrom('violations').select('id').where('id', 'in', ids).executeTakeFirst();
-    if (taken) {
-      const packageId = packageViolations[violations.findIndex((v) => v.id === taken.id)]!.id;
-      const message = `violation ${packageId} of scan ${packageScanId}: the id it would be stored under is in use`;
-      throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
-    }
-  }
 }
 
 /** Where a package scan's timeline goes: compared with the scan stored under `id`, or written as it. */

@@ -12,8 +12,8 @@ import {
   sumBuckets,
   type Aggregate,
   type Grid,
-} from '../../../src/main/evidence/timeline-grid';
-import { seededRandom } from '../../fixtures/seeded-random';
+} from '../../../../src/main/evidence/timeline/timeline-grid';
+import { seededRandom } from '../../../fixtures/seeded-random';
 
 type Entry = { timestamp: number; tokens: number };
 

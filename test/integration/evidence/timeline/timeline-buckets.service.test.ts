@@ -5,12 +5,12 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TimelineBucket, TimelineBuckets } from '../../../src/shared/api/evidence';
-import type { Scan } from '../../../src/shared/api/scans';
-import { GRID_MIN_ENTRIES } from '../../../src/main/evidence/timeline-grid';
-import { insertEvidenceScan } from '../../helpers/evidence-fixtures';
-import { submitScan } from '../../helpers/scan-fixtures';
-import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import type { TimelineBucket, TimelineBuckets } from '../../../../src/shared/api/evidence';
+import type { Scan } from '../../../../src/shared/api/scans';
+import { GRID_MIN_ENTRIES } from '../../../../src/main/evidence/timeline/timeline-grid';
+import { insertEvidenceScan } from '../../../helpers/evidence-fixtures';
+import { submitScan } from '../../../helpers/scan-fixtures';
+import { createTestContext, type TestContext, type TestUser } from '../../../helpers/test-app';
 
 const T0 = Date.UTC(2026, 10, 1);
 /**

@@ -2,15 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonlLineError, LineRun } from '../../../../src/main/evidence/jsonl/line-splitter';
-import {
-  DEFAULT_IMPORT_LIMITS,
-  lineError,
-  PackageArchive,
-  type ImportLimits,
-} from '../../../../src/main/evidence/import/package-archive';
-import { buildZip } from '../../../helpers/zip-builder';
-import { makeRng } from '../../../helpers/reliability';
+import { lineError } from '../../../../../src/main/evidence/import/import-errors';
+import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../../../../../src/main/evidence/import/import-limits';
+import { PackageArchive } from '../../../../../src/main/evidence/import/zip/package-archive';
+import { JsonlLineError, LineRun } from '../../../../../src/main/evidence/jsonl/line-splitter';
+import { buildZip } from '../../../../helpers/zip-builder';
+import { makeRng } from '../../../../helpers/reliability';
 
 const dir = mkdtempSync(join(tmpdir(), 'scandesk-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

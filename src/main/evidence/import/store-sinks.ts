@@ -1,0 +1,128 @@
+import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
+import type { Db, Executor } from '../../db/database';
+import type { NewScan, ScanRow } from '../../db/tables/scan.table';
+import { toViolation } from '../../scans/scan-mapping';
+import { findViolations } from '../../scans/scans.repository';
+import type { StoredTimelineEntry } from '../timeline/timeline-entry';
+import { timelineChunks } from '../timeline/timeline-reads.repository';
+import { sameViolations, type PackageScan } from './package-scan';
+import type { ScanDefaults } from './scan-check';
+import { StagedTimelineWriter } from './staged-timelines.repository';
+
+// Where a package scan's timeline goes, chunk by chunk, as it is checked: compared with the
+// scan already stored under its id, or staged as a new scan's.
+
+/** Key order is not content: `{a, b}` and `{b, a}` are the same breakdown. */
+const canonical = (breakdown: TokenBreakdown): string =>
+  JSON.stringify(Object.entries(breakdown).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** Where a timeline's chunks go as they are checked. */
+export interface TimelineSink {
+  /** `defaults` are known from the first chunk on. */
+  take(chunk: readonly StoredTimelineEntry[], defaults: ScanDefaults): Promise<void>;
+  /** After the whole timeline was taken and checked. */
+  end(defaults: ScanDefaults): Promise<void>;
+}
+
+/**
+ * Compares the package scan with a stored one the importer can see as the timeline streams past (both
+ * sides a chunk at a time, so a million entries compare in constant memory). `why` is the first
+ * way they differ, or null while they are the same scan. Organization, source and owner are where
+ * a scan lives, not what it is, so they do not count.
+ */
+export class StoredScanComparison implements TimelineSink {
+  why: string | null = null;
+  private fieldsCompared = false;
+  private readonly storedChunks: AsyncGenerator<StoredTimelineEntry[]>;
+  private rows: StoredTimelineEntry[] = [];
+  private at = 0;
+  private index = 0;
+
+  private constructor(
+    trx: Executor,
+    private readonly stored: ScanRow,
+    private readonly row: (defaults: ScanDefaults) => NewScan,
+  ) {
+    this.storedChunks = timelineChunks(trx, stored.id);
+  }
+
+  static async start(
+    trx: Executor,
+    stored: ScanRow,
+    scan: PackageScan,
+    violations: readonly Violation[],
+    row: (defaults: ScanDefaults) => NewScan,
+  ): Promise<StoredScanComparison> {
+    const comparison = new StoredScanComparison(trx, stored, row);
+    if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(scan.tokenBreakdown)) {
+      comparison.why = 'token_breakdown differs';
+    } else if (!sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations)) {
+      comparison.why = 'violations differ';
+    } else if (stored.request_count !== scan.evidence.request_count) {
+      comparison.why = 'the timeline differs in length';
+    }
+    return comparison;
+  }
+
+  private compareFields(defaults: ScanDefaults): void {
+    if (this.fieldsCompared || this.why !== null) return;
+    this.fieldsCompared = true;
+    const row = this.row(defaults);
+    for (const field of ['tool', 'action', 'tokens', 'status', 'created_at'] as const) {
+      if (this.stored[field] !== row[field]) {
+        this.why = `${field} differs`;
+        return;
+      }
+    }
+  }
+
+  async take(chunk: readonly StoredTimelineEntry[], defaults: ScanDefaults): Promise<void> {
+    this.compareFields(defaults);
+    for (const entry of chunk) {
+      if (this.why !== null) return;
+      if (this.at === this.rows.length) {
+        const next = await this.storedChunks.next();
+        if (next.done) {
+          this.why = 'the timeline differs in length';
+          return;
+        }
+        this.rows = next.value;
+        this.at = 0;
+      }
+      const mine = this.rows[this.at++]!;
+      if (mine.timestamp !== entry.timestamp || mine.action !== entry.action || mine.tokens !== entry.tokens) {
+        this.why = `timeline entry ${this.index} differs`;
+      }
+      this.index += 1;
+    }
+  }
+
+  async end(defaults: ScanDefaults): Promise<void> {
+    this.compareFields(defaults);
+    await this.storedChunks.return(undefined);
+  }
+}
+
+/** A new scan: its timeline staged as it streams, the rest stored by storeNewScan once the package is accepted. */
+export class NewScanWriter implements TimelineSink {
+  row: NewScan | undefined;
+  readonly timeline: StagedTimelineWriter;
+
+  constructor(
+    db: Db,
+    readonly id: string,
+    readonly violations: readonly Violation[],
+    private readonly toRow: (defaults: ScanDefaults) => NewScan,
+  ) {
+    this.timeline = new StagedTimelineWriter(db);
+  }
+
+  async take(chunk: readonly StoredTimelineEntry[], defaults: ScanDefaults): Promise<void> {
+    this.row ??= this.toRow(defaults);
+    await this.timeline.write(chunk);
+  }
+
+  async end(defaults: ScanDefaults): Promise<void> {
+    this.row ??= this.toRow(defaults);
+  }
+}

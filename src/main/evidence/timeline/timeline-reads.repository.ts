@@ -1,0 +1,129 @@
+import type { Db, Executor } from '../../db/database';
+import { tupleReader } from '../../db/tuple-reader';
+import { gridTotals } from './timeline-cells.repository';
+import { TIMELINE_CHUNK, type TimelineRow, type TimelineTuple } from './timeline-entry';
+import { scanTimelineId } from './timeline-lookup';
+
+// A scan's timeline read in order: its totals, all of it a chunk at a time (the evidence body, the
+// export, an import's comparison), or one page of it (GET …/evidence/timeline).
+
+/**
+ * A scan's entry count and token sum: from the top cell of its summary pyramid where it has one
+ * (a long timeline's totals in one indexed row), else counted.
+ */
+export async function timelineTotals(db: Executor, scanId: string): Promise<{ count: number; tokens: number }> {
+  const summarised = await gridTotals(db, scanId);
+  if (summarised) return summarised;
+  const row = await db
+    .selectFrom('timeline_entries')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('tokens').as('tokens')])
+    .where('timeline_id', '=', scanTimelineId(db, scanId))
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), tokens: Number(row.tokens ?? 0) };
+}
+
+const chunkQuery = (db: Executor, scanId: string, after: number, limit: number) =>
+  db
+    .selectFrom('timeline_entries')
+    .select(['seq', 'timestamp', 'action', 'tokens'])
+    .where('timeline_id', '=', scanTimelineId(db, scanId))
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit);
+
+/**
+ * A scan's timeline in order, a chunk at a time (keyset on seq). Each chunk is its own short
+ * query, so a slow reader never holds the connection and memory stays flat for any length.
+ */
+export async function* timelineChunks(
+  db: Executor,
+  scanId: string,
+  chunkSize = TIMELINE_CHUNK,
+): AsyncGenerator<TimelineRow[]> {
+  let after = -1;
+  for (;;) {
+    const rows = await chunkQuery(db, scanId, after, chunkSize).execute();
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows[rows.length - 1]!.seq;
+    if (rows.length < chunkSize) return;
+  }
+}
+
+/** No seq is below 0, and no other parameter of the chunk query is a negative number. */
+const FIRST_AFTER = -1;
+
+/**
+ * timelineChunks for the export, which reads every row of long timelines: rows come as arrays
+ * from one compiled query (see tupleReader). Same keyset chunks, each its own short read between
+ * which other requests run; not for use inside a transaction.
+ */
+export async function* timelineTupleChunks(
+  db: Db,
+  scanId: string,
+  chunkSize = TIMELINE_CHUNK,
+): AsyncGenerator<TimelineTuple[]> {
+  const query = chunkQuery(db, scanId, FIRST_AFTER, chunkSize).compile();
+  // Parameters bind by position: find the keyset bound among them once.
+  const params = [...query.parameters];
+  const afterAt = params.indexOf(FIRST_AFTER);
+  if (afterAt === -1 || params.lastIndexOf(FIRST_AFTER) !== afterAt) {
+    throw new Error('unexpected parameters in the compiled timeline chunk query');
+  }
+  const read = tupleReader<TimelineTuple>(db, query.sql);
+  for (;;) {
+    const rows = await read(params);
+    if (rows.length === 0) return;
+    yield rows;
+    params[afterAt] = rows[rows.length - 1]![0];
+    if (rows.length < chunkSize) return;
+  }
+}
+
+/** Up to `limit` entries from seq `from` to `to` inclusive, in order. */
+export function timelineRowsFrom(
+  db: Executor,
+  scanId: string,
+  from: number,
+  to: number,
+  limit: number,
+): Promise<TimelineRow[]> {
+  // One lower bound only: given two, SQLite may seek on the smaller and walk up to the offset.
+  return db
+    .selectFrom('timeline_entries')
+    .select(['seq', 'timestamp', 'action', 'tokens'])
+    .where('timeline_id', '=', scanTimelineId(db, scanId))
+    .where('seq', '>=', from)
+    .where('seq', '<=', to)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+}
+
+/** The entries of one action within seq [from, to]: their count, and one page of them. */
+export async function timelineActionPage(
+  db: Executor,
+  scanId: string,
+  range: { first: number; last: number },
+  action: string,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: TimelineRow[] }> {
+  const matching = db
+    .selectFrom('timeline_entries')
+    .where('timeline_id', '=', scanTimelineId(db, scanId))
+    .where('seq', '>=', range.first)
+    .where('seq', '<=', range.last)
+    .where('action', '=', action);
+  const counted = await matching.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = Number(counted.n);
+  const rows =
+    page.offset >= total
+      ? []
+      : await matching
+          .select(['seq', 'timestamp', 'action', 'tokens'])
+          .orderBy('seq')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute();
+  return { total, rows };
+}

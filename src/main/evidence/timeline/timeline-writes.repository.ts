@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import { BulkInserter, ENTRY_SAMPLE, TIMELINE_SAMPLE } from '../../db/bulk-insert';
+import type { Db, Executor } from '../../db/database';
+import { dialectOf } from '../../db/dialect';
+import { ReusableQuery } from '../../db/reusable-query';
+import type { StoredTimelineEntry } from './timeline-entry';
+
+// Every write of `timelines` and `timeline_entries` but an import's staging
+// (import/staged-timelines.repository.ts): a submit's timeline in one go, and the compile-once
+// inserters of bulk loads (import, demo).
+
+/** Gives the scan a timeline and answers its id. */
+export async function createTimeline(db: Executor, scanId: string): Promise<number> {
+  const { rows } = await CREATE_TIMELINE.execute(db, [scanId]);
+  return Number(rows[0]!.id);
+}
+
+const CREATE_TIMELINE = new ReusableQuery((db) => db.insertInto('timelines').values({ scan_id: '' }).returning('id'));
+const INSERT_ENTRIES = new ReusableQuery((db, rows: number) =>
+  db.insertInto('timeline_entries').values(Array.from({ length: rows }, () => ENTRY_SAMPLE)),
+);
+
+/**
+ * Rows per multi-row INSERT of a submit. Each row count is a statement of its own, compiled once
+ * and kept (INSERT_ENTRIES, and SQLite's statement cache): 64 bounds them to 64 small ones, where
+ * 500 let any timeline's last chunk add one of up to 500, the largest holding 2,500 value nodes.
+ */
+const INSERT_ROWS = 64;
+
+/** Stores a scan's timeline, seq numbered from 0 in the given order; nothing when it is empty. */
+export async function insertTimeline(
+  db: Executor,
+  scanId: string,
+  entries: readonly StoredTimelineEntry[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const timelineId = await createTimeline(db, scanId);
+  for (let start = 0; start < entries.length; start += INSERT_ROWS) {
+    const end = Math.min(start + INSERT_ROWS, entries.length);
+    // In ENTRY_SAMPLE's column order.
+    const values: (string | number)[] = [];
+    for (let seq = start; seq < end; seq++) {
+      const { timestamp, action, tokens } = entries[seq]!;
+      values.push(timelineId, seq, timestamp, action, tokens);
+    }
+    await INSERT_ENTRIES.execute(db, values, end - start);
+  }
+}
+
+/**
+ * Ids for `count` new timelines of a bulk load, to push to timelinesInserter with their scans.
+ * Call it inside the load's transaction once the transaction has written: on SQLite it then
+ * holds the store's one write lock, so the ids after the largest are free until it commits;
+ * PostgreSQL takes them from the identity's sequence, which concurrent writers share.
+ */
+export async function newTimelineIds(trx: Executor, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  if (dialectOf(trx) === 'postgres') {
+    const { rows } = await sql<{ id: number | string }>`
+      select nextval(pg_get_serial_sequence('timelines', 'id')) as id from generate_series(1, ${count})`.execute(trx);
+    return rows.map((row) => Number(row.id));
+  }
+  const last = await trx
+    .selectFrom('timelines')
+    .select((eb) => eb.fn.max<number | null>('id').as('id'))
+    .executeTakeFirst();
+  const first = Number(last?.id ?? 0) + 1;
+  return Array.from({ length: count }, (_, i) => first + i);
+}
+
+/** The compile-once multi-row insert of `timelines` rows in bulk loads: id, scan_id. */
+export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timelines'> =>
+  new BulkInserter(db, trx, 'timelines', TIMELINE_SAMPLE, chunkRows);
+
+/**
+ * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
+ * ENTRY_SAMPLE's key order: timeline_id, seq, timestamp, action, tokens.
+ */
+export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
+  new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
