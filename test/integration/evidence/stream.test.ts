@@ -69,7 +69,7 @@ describe('GET /v1/scans/:id/evidence, streamed', () => {
     }
   });
 
-  it('streams a multi-chunk timeline and violations as the whole document, in the order of SPEC §8', async () => {
+  it('streams a multi-chunk timeline and violations as the whole document, in the order of docs/contract/api.md#evidence', async () => {
     const timeline = Array.from({ length: LONG }, (_, seq) => {
       const entry = defaultEntry(seq);
       return { timestamp: formatTimestamp(entry.timestamp), action: entry.action, tokens: entry.tokens };

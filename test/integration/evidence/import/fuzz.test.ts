@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing of the evidence import (SPEC.md §8): valid packages (an exported one and
+ * Property-based fuzzing of the evidence import (docs/contract/package-format.md#import): valid packages (an exported one and
  * a manifest-less upstream one) mutated at the byte level (bit flips, overwrites, truncations,
  * header sizes that lie in the local or the central header, names that differ between the two) and
  * at the entry level (renames, duplicates, drops, extra entries, odd flags). Whatever comes in:
@@ -30,7 +30,7 @@ interface Imported {
 const expected = new Map<string, Imported>();
 /**
  * The upstream shapes make the scan file optional: a package that lost it (renamed, dropped) is a
- * valid package whose scan gets the defaults of SPEC.md §8. These are those outcomes.
+ * valid package whose scan gets the defaults of docs/contract/package-format.md#upstream-packages. These are those outcomes.
  */
 const withoutScanFile = new Map<string, Imported>();
 let exported: Buffer;

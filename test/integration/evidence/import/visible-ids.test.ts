@@ -1,5 +1,5 @@
 /**
- * A package scan whose id names a scan the importer can see (SPEC.md §2) is compared with that
+ * A package scan whose id names a scan the importer can see (docs/contract/auth.md#visibility) is compared with that
  * scan, whoever submitted it: a workspace owner importing an export of their organization's scans
  * gets `unchanged`, not a second copy. Only ids the importer cannot see are stored under a
  * derived id (docs/security.md, Imported ids).
