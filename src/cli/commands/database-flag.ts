@@ -5,7 +5,7 @@ import {
   type DatabaseLocation,
   type PostgresLocation,
 } from '../../main/db/database-location';
-import { PasswordFileError, readPasswordFile } from '../../main/db/password-file';
+import { PasswordFileError, readPasswordFile } from '../../main/db/postgres/password-file';
 import { writeErr } from '../output';
 import { UsageError } from '../usage-error';
 

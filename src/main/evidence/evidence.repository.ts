@@ -1,10 +1,5 @@
 import { sql } from 'kysely';
-import { BulkInserter, ENTRY_SAMPLE, TIMELINE_SAMPLE } from '../db/bulk-insert';
-import type { Db, Executor } from '../db/database';
-import { dialectOf } from '../db/dialect';
-import { ReusableQuery } from '../db/reusable-query';
-import { tupleReader } from '../db/tuple-reader';
-import type { TimelineEntryRow } from '../db/tables/timeline-entry.table';
+import { BulkInserter, type Db, dialectOf, ENTRY_SAMPLE, type Executor, ReusableQuery, TIMELINE_SAMPLE, type TimelineEntryRow, tupleReader } from '../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
 

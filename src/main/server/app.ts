@@ -9,7 +9,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { ErrorBodySchema } from '../../shared/api/errors';
 import { Health } from '../../shared/api/health';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
 import { importRoutes, type ImportRouteLimits } from '../evidence/import/imports.routes';

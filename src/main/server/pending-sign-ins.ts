@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { MINUTE_MS } from '../../shared/time';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 
 // A sign-in link for another user than the one this browser is signed in as waits here for the
 // person's answer (account-switch.routes.ts). Held in memory: a session is bound to the port, so

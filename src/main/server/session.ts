@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession, deleteSession } from '../users/sessions.repository';
 import { findTokenCredential } from '../users/users.repository';

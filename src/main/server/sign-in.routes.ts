@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { BROWSER_SESSION, sessionCookieName } from '../users/session-policy';
 import { createSession } from '../users/sessions.repository';
 import { findTokenCredential } from '../users/users.repository';

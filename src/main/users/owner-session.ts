@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { sessionCookieName } from './session-policy';
 import { DESKTOP_SESSION } from './session-policy';
 import { createSession, deleteSession } from './sessions.repository';

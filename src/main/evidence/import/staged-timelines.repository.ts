@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db, Executor } from '../../db/database';
-import { inTransaction } from '../../db/transaction';
+import { type Db, type Executor, inTransaction } from '../../db/index';
 import { timelineInserter, type TimelineEntryValues } from '../evidence.repository';
 import { GridRecorder } from '../timeline-cells.repository';
 
