@@ -46,6 +46,12 @@ const DB_DRIVERS = {
   group: ['better-sqlite3', 'pg', 'pg-*'],
   message: 'Only src/main/db imports the database drivers; features write Kysely.',
 };
+// db/ has one front door: src/main/db/index.ts. What lies behind it (the engines' modules, the
+// speed tools' internals) is mapped in src/main/db/README.md and changes without asking features.
+const DB_FRONT_DOOR = {
+  group: ['**/db/*', '**/db/**/*', '!**/db/index'],
+  message: 'Import src/main/db through its front door, src/main/db/index.ts (see src/main/db/README.md).',
+};
 const SERVER_IS_ASSEMBLY = {
   group: ['**/server/*'],
   message: 'Features use the HTTP toolkit (src/main/http); only the assembly names features.',
@@ -130,7 +136,7 @@ export default tseslint.config(
     files: ['src/main/**'],
     ignores: [...DESKTOP_SHELL, ...ASSEMBLY, 'src/main/db/**'],
     rules: {
-      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS, SERVER_IS_ASSEMBLY]),
+      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS, DB_FRONT_DOOR, SERVER_IS_ASSEMBLY]),
       'no-restricted-syntax': TRANSACTIONS_THROUGH_DB,
     },
   },
@@ -141,7 +147,7 @@ export default tseslint.config(
   {
     files: ASSEMBLY,
     rules: {
-      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS]),
+      'no-restricted-imports': restrict([...CORE_RULES, DB_DRIVERS, DB_FRONT_DOOR]),
       'no-restricted-syntax': TRANSACTIONS_THROUGH_DB,
     },
   },

@@ -22,7 +22,9 @@ export type RowSample<T extends TableName, C extends readonly ColumnOf<T>[]> = R
 };
 
 /** The values of one `T` row in the order of `C`. */
-export type RowValues<T extends TableName, C extends readonly ColumnOf<T>[]> = { -readonly [I in keyof C]: Row<T>[C[I]] };
+export type RowValues<T extends TableName, C extends readonly ColumnOf<T>[]> = {
+  -readonly [I in keyof C]: Row<T>[C[I]];
+};
 
 /** The sample row of `table` writing `columns`, in that order (a RowSample). */
 export function rowSample<T extends TableName, const C extends readonly ColumnOf<T>[]>(

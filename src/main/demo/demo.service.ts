@@ -1,4 +1,17 @@
-import { BulkInserter, type DatabaseLocation, type Db, dialectOf, type Executor, inTransaction, relaxForBulkLoad, relaxTransaction, SCAN_SAMPLE, VIOLATION_SAMPLE, withoutSecondaryIndexes, withRollbackJournal } from '../db/index';
+import {
+  BulkInserter,
+  type DatabaseLocation,
+  type Db,
+  dialectOf,
+  type Executor,
+  inTransaction,
+  relaxForBulkLoad,
+  relaxTransaction,
+  SCAN_SAMPLE,
+  VIOLATION_SAMPLE,
+  withoutSecondaryIndexes,
+  withRollbackJournal,
+} from '../db/index';
 import { insertOrganization, upsertMembership } from '../organizations/organizations.repository';
 import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';

@@ -1,5 +1,15 @@
 import { sql } from 'kysely';
-import { BulkInserter, type Db, dialectOf, ENTRY_SAMPLE, type Executor, ReusableQuery, TIMELINE_SAMPLE, type TimelineEntryRow, tupleReader } from '../db/index';
+import {
+  BulkInserter,
+  type Db,
+  dialectOf,
+  ENTRY_SAMPLE,
+  type Executor,
+  ReusableQuery,
+  TIMELINE_SAMPLE,
+  type TimelineEntryRow,
+  tupleReader,
+} from '../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import { EMPTY, type Aggregate } from './timeline-grid';
 
@@ -85,14 +95,14 @@ export async function newTimelineIds(trx: Executor, count: number): Promise<numb
 }
 
 /** The compile-once multi-row insert of `timelines` rows in bulk loads: id, scan_id. */
-export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timelines'> =>
+export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number) =>
   new BulkInserter(db, trx, 'timelines', TIMELINE_SAMPLE, chunkRows);
 
 /**
  * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
  * ENTRY_SAMPLE's key order: timeline_id, seq, timestamp, action, tokens.
  */
-export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
+export const timelineInserter = (db: Db, trx: Executor, chunkRows: number) =>
   new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);
 
 /**

@@ -1,5 +1,14 @@
 import type { ScanSummary } from '../../shared/api/scans';
-import { type Db, dialectOf, listen, type Listener, notify, NOTIFY_MAX_BYTES, storeOf, type StorePart } from '../db/index';
+import {
+  type Db,
+  dialectOf,
+  listen,
+  type Listener,
+  notify,
+  NOTIFY_MAX_BYTES,
+  storeOf,
+  type StorePart,
+} from '../db/index';
 import { jsonArrayChunks } from './json-array-chunks';
 
 /** A stored scan as the feed tells of it: the list row, and whose it is (for visibility). */

@@ -1,4 +1,11 @@
-import { BulkInserter, rowSample, type Db, type Executor, type NewPolicyStagedViolation, type ScanRow } from '../db/index';
+import {
+  BulkInserter,
+  rowSample,
+  type Db,
+  type Executor,
+  type NewPolicyStagedViolation,
+  type ScanRow,
+} from '../db/index';
 import type { FindingKey, RowStep } from './policy-impact';
 
 // The reads and writes of previewing and re-evaluating a policy over an organization's stored

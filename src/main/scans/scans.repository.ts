@@ -1,6 +1,15 @@
 import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { ScanStatus } from '../../shared/api/scans';
-import { type Database, type Executor, type NewScan, type NewViolation, ReusableQuery, SCAN_SAMPLE, type ScanRow, type ViolationRow } from '../db/index';
+import {
+  type Database,
+  type Executor,
+  type NewScan,
+  type NewViolation,
+  ReusableQuery,
+  SCAN_SAMPLE,
+  type ScanRow,
+  type ViolationRow,
+} from '../db/index';
 import { splitByDays, type Span } from './day-split';
 
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */

@@ -1,5 +1,14 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { checkReachable, type DatabaseLocation, type Db, migrateToLatest, type OpenDatabaseOptions, openStore, refreshPlannerStatistics, type Store } from '../db/index';
+import {
+  checkReachable,
+  type DatabaseLocation,
+  type Db,
+  migrateToLatest,
+  type OpenDatabaseOptions,
+  openStore,
+  refreshPlannerStatistics,
+  type Store,
+} from '../db/index';
 import { databaseFile, tokenFile } from './data-dir';
 import { ensureServerKey } from '../identity/server-key';
 import { ensureWorkspaceOwner } from '../users/users.service';

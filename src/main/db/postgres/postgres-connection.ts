@@ -11,8 +11,8 @@ const NUMERIC_OID = 1700;
 
 // pg returns int8 and numeric as strings, since they can exceed 2^53. Every such value here is a
 // count, an epoch millisecond or a token sum, all far below it, and the API answers numbers: the
-// SQLite store does, and docs/contract/api.md#basics says so. Per pool, not pg's global registry, so that nothing
-// else in the process is affected.
+// SQLite store does, and docs/contract/api.md#basics says so. Per pool, not pg's global registry,
+// so that nothing else in the process is affected.
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);

@@ -1,14 +1,6 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  sql,
-  SqliteAdapter,
-  SqliteDialect,
-  type DialectAdapter,
-  type Driver,
-  type SqliteDatabase,
-} from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver } from 'kysely';
 import type { Database, Executor } from '../database';
 import type { Store, StoreSlot } from '../store';
 import { TwoHandleSqliteDriver } from './sqlite-driver';
