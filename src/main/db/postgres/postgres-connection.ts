@@ -55,7 +55,7 @@ class PoolDialect extends PostgresDialect {
 /** The pool under a store opened by openPostgres: for what Kysely does not do (LISTEN). */
 export function poolOf(db: Executor): pg.Pool {
   const adapter = db.getExecutor().adapter;
-  if (!(adapter instanceof PoolAdapter)) throw new Error('not a store opened by openPostgres');
+  if (db.isTransaction || !(adapter instanceof PoolAdapter)) throw new Error('not a store opened by openPostgres');
   return adapter.pool;
 }
 

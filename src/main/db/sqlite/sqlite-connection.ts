@@ -41,8 +41,12 @@ class ScandeskSqliteAdapter extends SqliteAdapter implements StoreSlot {
   }
 }
 
-/** The engine under `db` (or a transaction of it), if it was opened here. */
+/**
+ * The engine under `db`, if it was opened here. Not under a transaction, which shares the
+ * adapter: raw work there would wait for the writer its own transaction holds.
+ */
 export function sqliteEngineOf(db: Executor): SqliteEngine | undefined {
+  if (db.isTransaction) return undefined;
   const adapter = db.getExecutor().adapter;
   return adapter instanceof ScandeskSqliteAdapter ? adapter.engine : undefined;
 }
