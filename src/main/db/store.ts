@@ -70,9 +70,6 @@ export function storeOf(db: Db): Store {
   return (slot.store ??= new Store(db));
 }
 
-/** Whether `db` was opened with a store: makes none. */
-export const hasStore = (db: Executor): boolean => slotOf(db).store !== undefined;
-
 function slotOf(db: Executor): StoreSlot {
   const adapter = db.getExecutor().adapter as Partial<StoreSlot>;
   if (!('store' in adapter)) throw new Error('not a database opened by openDatabase');
