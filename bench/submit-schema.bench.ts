@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3';
-import { openSqlite } from '../src/main/db/sqlite-connection';
+import { openSqlite } from '../src/main/db/sqlite/sqlite-connection';
 import { newId } from '../src/main/ids';
 import { databaseFile } from '../src/main/workspace/data-dir';
 import { prepareWorkspace } from './lib/bare-common';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type SQLite from 'better-sqlite3';
-import { openSqlite } from '../../src/main/db/sqlite-connection';
+import { openSqlite } from '../../src/main/db/sqlite/sqlite-connection';
 import { databaseFile, tokenFile } from '../../src/main/workspace/data-dir';
 import { findWorkspaceOwner } from '../../src/main/users/users.repository';
 import { openWorkspace } from '../../src/main/workspace/workspace';

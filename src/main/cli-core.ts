@@ -8,8 +8,7 @@
 // and the database drivers costs about a second. The operations that need them load them when
 // called.
 
-import type { DatabaseLocation } from './db/database-location';
-import type { CopySummary } from './db/store-copy';
+import type { DatabaseLocation, CopySummary } from './db/index';
 
 export {
   DatabaseUrlError,
@@ -20,7 +19,7 @@ export {
   type DatabaseLocation,
   type PostgresLocation,
 } from './db/database-location';
-export { PasswordFileError, readPasswordFile } from './db/password-file';
+export { PasswordFileError, readPasswordFile } from './db/postgres/password-file';
 export { isIdentityProof, normalizeAddress, type SocketEnd } from './identity/identity-proof';
 export { readServerKey } from './identity/server-key';
 export { rendererDir } from './renderer-dir';

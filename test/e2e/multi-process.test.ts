@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/main/db/database';
-import { openPostgres } from '../../src/main/db/postgres-connection';
+import { openPostgres } from '../../src/main/db/postgres/postgres-connection';
 import type { ImportResult } from '../../src/shared/api/evidence';
 import { errorShapeProblem, http, makeRng, testSeed, type HttpResult } from '../helpers/reliability';
 import { cleanupProcesses, makeTempDir, startServe, type ServeProcess } from '../helpers/serve-process';

@@ -5,7 +5,7 @@
  * this, so they inherit the variables set here. On SQLite it does nothing.
  */
 import { migrateToLatest } from '../../src/main/db/migrate';
-import { openPostgres } from '../../src/main/db/postgres-connection';
+import { openPostgres } from '../../src/main/db/postgres/postgres-connection';
 import { createDatabase, dropDatabase, startCluster, type Cluster } from '../fixtures/postgres-cluster';
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {

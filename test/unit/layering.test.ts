@@ -68,7 +68,17 @@ describe('layering rules', () => {
     ['test/fixtures/probe.ts', "import { ROOT } from '../helpers/serve-process';\nexport const r = ROOT;\n"],
     [
       'src/main/teams/probe.ts',
-      "import type { Db } from '../db/database';\nexport const t = (db: Db) => db.transaction().execute(async () => 1);\n",
+      "import type { Db } from '../db/index';\nexport const t = (db: Db) => db.transaction().execute(async () => 1);\n",
+    ],
+    ['src/main/scans/probe.ts', "import { BulkInserter } from '../db/bulk-insert';\nexport const b = BulkInserter;\n"],
+    [
+      'src/main/evidence/import/probe.ts',
+      "import type { ScanRow } from '../../db/tables/scan.table';\nexport const r = (row: ScanRow) => row.id;\n",
+    ],
+    ['src/main/live/probe.ts', "import { listen } from '../db/postgres/notifications';\nexport const l = listen;\n"],
+    [
+      'src/main/server/probe.ts',
+      "import { warmWalCheckpointer } from '../db/sqlite/sqlite-connection';\nexport const w = warmWalCheckpointer;\n",
     ],
   ])('refuses %s importing across the boundary: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).not.toEqual([]);
@@ -89,6 +99,7 @@ describe('layering rules', () => {
       "import { DESKTOP_CHANNELS } from '../../shared/desktop-api';\nexport const d = DESKTOP_CHANNELS;\n",
     ],
     ['src/main/db/probe.ts', "import pg from 'pg';\nexport const p = pg;\n"],
+    ['src/main/teams/probe.ts', "import { inTransaction } from '../db/index';\nexport const t = inTransaction;\n"],
     [
       'src/main/server/request-guards/probe.ts',
       "import { forbidden } from '../../http/domain-error';\nimport { isApiPath } from '../request-path';\nimport { MINUTE_MS } from '../../../shared/time';\nexport const f = [forbidden, isApiPath, MINUTE_MS];\n",
@@ -96,10 +107,6 @@ describe('layering rules', () => {
     [
       'src/main/server/auth/probe.ts',
       "import { findUserById } from '../../users/users.repository';\nexport const f = findUserById;\n",
-    ],
-    [
-      'src/main/teams/probe.ts',
-      "import { inTransaction } from '../db/transaction';\nexport const t = inTransaction;\n",
     ],
     [
       'src/cli/commands/probe.ts',
@@ -115,6 +122,15 @@ describe('layering rules', () => {
       'test/helpers/probe.ts',
       "import { seededRandom } from '../fixtures/seeded-random';\nexport const s = seededRandom;\n",
     ],
+    [
+      'src/main/evidence/import/probe.ts',
+      "import type { ScanRow } from '../../db/index';\nexport const r = (row: ScanRow) => row.id;\n",
+    ],
+    [
+      'src/main/db/probe.ts',
+      "import { openSqlite } from './sqlite/sqlite-connection';\nexport const o = openSqlite;\n",
+    ],
+    ['src/main/db/sqlite/probe.ts', "import type { Db } from '../database';\nexport const d = (db: Db) => db;\n"],
   ])('allows %s: %s', async (file, code) => {
     expect(await restrictedMessages(file, code)).toEqual([]);
   });

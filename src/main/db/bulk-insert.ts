@@ -2,13 +2,42 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
-import { sqliteUnder } from './sqlite-connection';
+import { sqliteUnder } from './sqlite/sqlite-connection';
 
 export type SqlValue = string | number | bigint | null;
 
+type TableName = keyof Database & string;
+type Row<T extends TableName> = Insertable<Database[T]>;
+type ColumnOf<T extends TableName> = keyof Row<T> & string;
+
+declare const COLUMN_ORDER: unique symbol;
+
 /**
- * Rows pushed positionally (in the order of the sample row's keys, `columns`: no object per row
- * on the hot path) and inserted a chunk at a time, inside the caller's transaction.
+ * A row whose keys are the columns a BulkInserter (or a ReusableQuery) writes, and whose type
+ * also records their order: `push` takes the values of a row in that order, typed column by
+ * column. The values are placeholders (the compiled insert's parameters); only the keys count.
+ */
+export type RowSample<T extends TableName, C extends readonly ColumnOf<T>[]> = Row<T> & {
+  readonly [COLUMN_ORDER]?: C;
+};
+
+/** The values of one `T` row in the order of `C`. */
+export type RowValues<T extends TableName, C extends readonly ColumnOf<T>[]> = {
+  -readonly [I in keyof C]: Row<T>[C[I]];
+};
+
+/** The sample row of `table` writing `columns`, in that order (a RowSample). */
+export function rowSample<T extends TableName, const C extends readonly ColumnOf<T>[]>(
+  _table: T,
+  columns: C,
+): RowSample<T, C> {
+  return Object.fromEntries(columns.map((column) => [column, null])) as RowSample<T, C>;
+}
+
+/**
+ * Rows pushed positionally (in the order of the sample row's keys, `columns`, typed by the
+ * sample's RowSample: no object per row on the hot path) and inserted a chunk at a time, inside
+ * the caller's transaction.
  *
  * SQLite: a multi-row INSERT compiled once by Kysely and prepared once on the raw handle
  * (building a Kysely query per row costs more than SQLite's insert). PostgreSQL: one
@@ -19,7 +48,7 @@ export type SqlValue = string | number | bigint | null;
  * `push` returns a promise only when the caller must wait (an asynchronous driver still busy
  * with the previous chunk): await it when there is one, before the next push.
  */
-export class BulkInserter<T extends keyof Database & string> {
+export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] = ColumnOf<T>[]> {
   readonly columns: readonly string[];
   private readonly chunk: ChunkRunner;
   private readonly single: ChunkRunner;
@@ -36,7 +65,7 @@ export class BulkInserter<T extends keyof Database & string> {
    * every chunk is written (on SQLite the raw handle's statements are part of it, since the
    * transaction holds the one connection).
    */
-  constructor(db: Db, trx: Executor, table: T, sample: Insertable<Database[T]>, chunkRows: number) {
+  constructor(db: Db, trx: Executor, table: T, sample: RowSample<T, C>, chunkRows: number) {
     this.columns = Object.keys(sample);
     if (dialectOf(db) === 'postgres') {
       this.chunkRows = Math.max(chunkRows, POSTGRES_CHUNK_ROWS);
@@ -60,10 +89,10 @@ export class BulkInserter<T extends keyof Database & string> {
   }
 
   /** Appends one row's values in `columns` order; a full chunk is inserted at once. */
-  push(...values: SqlValue[]): Promise<void> | undefined {
+  push(...values: RowValues<T, C>): Promise<void> | undefined {
     const params = this.params;
     let at = this.filled;
-    for (let i = 0; i < values.length; i++) params[at++] = values[i]!;
+    for (let i = 0; i < values.length; i++) params[at++] = values[i] as SqlValue;
     this.filled = at;
     if (at !== params.length) return undefined;
     this.rows += this.chunkRows;
@@ -166,33 +195,33 @@ export async function relaxTransaction(trx: Executor): Promise<void> {
   if (dialectOf(trx) === 'postgres') await trx.executeQuery(CompiledQuery.raw('SET LOCAL synchronous_commit = off'));
 }
 
-/** Typed samples for the compiled inserts; their key order is the order values are pushed in. */
-export const SCAN_SAMPLE = {
-  id: '',
-  created_at: 0,
-  tool: '',
-  action: '',
-  tokens: 0,
-  status: 'completed',
-  source: 'submitted',
-  organization_id: null,
-  submitted_by: '',
-  token_breakdown: '',
-  request_count: 0,
-  violation_count: 0,
-  worst_severity: 0,
-} as const;
-export const TIMELINE_SAMPLE = { id: 0, scan_id: '' } as const;
-export const ENTRY_SAMPLE = { timeline_id: 0, seq: 0, timestamp: 0, action: '', tokens: 0 } as const;
-export const VIOLATION_SAMPLE = {
-  id: '',
-  scan_id: '',
-  seq: 0,
-  rule: '',
-  severity: 'low',
-  message: '',
-  timeline_index: null,
-} as const;
+/** Samples for the compiled inserts; their column order is the order values are pushed in. */
+export const SCAN_SAMPLE = rowSample('scans', [
+  'id',
+  'created_at',
+  'tool',
+  'action',
+  'tokens',
+  'status',
+  'source',
+  'organization_id',
+  'submitted_by',
+  'token_breakdown',
+  'request_count',
+  'violation_count',
+  'worst_severity',
+]);
+export const TIMELINE_SAMPLE = rowSample('timelines', ['id', 'scan_id']);
+export const ENTRY_SAMPLE = rowSample('timeline_entries', ['timeline_id', 'seq', 'timestamp', 'action', 'tokens']);
+export const VIOLATION_SAMPLE = rowSample('violations', [
+  'id',
+  'scan_id',
+  'seq',
+  'rule',
+  'severity',
+  'message',
+  'timeline_index',
+]);
 
 /**
  * Runs a bulk load inside the caller's SQLite transaction `trx` with `table`'s secondary indexes

@@ -2,8 +2,9 @@ import { CompiledQuery, sql } from 'kysely';
 import type { Db } from './database';
 import { describeLocation, maskSecrets, type DatabaseLocation } from './database-location';
 import { dialectOf } from './dialect';
-import { openPostgres, type PostgresOptions } from './postgres-connection';
-import { openSqliteDatabase, type OpenOptions } from './sqlite-connection';
+import { openPostgres, type PostgresOptions } from './postgres/postgres-connection';
+import { openSqliteDatabase, type OpenOptions } from './sqlite/sqlite-connection';
+import { storeOf, type Store } from './store';
 
 export type OpenDatabaseOptions = OpenOptions & PostgresOptions;
 
@@ -12,6 +13,11 @@ export function openDatabase(location: DatabaseLocation, options: OpenDatabaseOp
   return location.kind === 'sqlite'
     ? openSqliteDatabase(location.file, options)
     : openPostgres(location.url, { ...options, passwordFile: location.passwordFile });
+}
+
+/** The store at `location` with everything that lives as long as it (store.ts); closing it closes them. */
+export function openStore(location: DatabaseLocation, options: OpenDatabaseOptions = {}): Store {
+  return storeOf(openDatabase(location, options));
 }
 
 export class StoreUnreachableError extends Error {

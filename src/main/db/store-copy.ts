@@ -3,7 +3,7 @@ import { BulkInserter, relaxTransaction, type SqlValue } from './bulk-insert';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
-import { withRollbackJournal } from './sqlite-connection';
+import { withRollbackJournal } from './sqlite/journal-switches';
 import { inTransaction } from './transaction';
 
 /**
@@ -78,8 +78,10 @@ const copyTables = (from: Db, to: Db, onRows?: (rows: number) => void): Promise<
         for await (const page of keysetPages(from, table, key)) {
           inserter ??= new BulkInserter(to, trx, table, page[0] as never, INSERT_ROWS);
           const columns = inserter.columns;
+          // Any table's rows, read back as they were written: typed per table only at compile time.
+          const push = inserter.push.bind(inserter) as (...values: SqlValue[]) => Promise<void> | undefined;
           for (const row of page) {
-            const written = inserter.push(...columns.map((column) => (row as Record<string, SqlValue>)[column]!));
+            const written = push(...columns.map((column) => (row as Record<string, SqlValue>)[column]!));
             if (written) await written;
           }
           copied += page.length;

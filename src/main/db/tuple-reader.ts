@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { Db } from './database';
 import { dialectOf } from './dialect';
-import { withSqliteReader } from './sqlite-connection';
+import { withSqliteReader } from './sqlite/sqlite-connection';
 import type SQLite from 'better-sqlite3';
 
 /**

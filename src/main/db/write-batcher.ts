@@ -2,7 +2,7 @@ import type { ControlledTransaction, Transaction } from 'kysely';
 import type { Database, Db } from './database';
 import { classifyDbError, isRetryable } from './db-errors';
 import { dialectOf } from './dialect';
-import { withJournalsInMemory } from './sqlite-connection';
+import { withJournalsInMemory } from './sqlite/journal-switches';
 import { MAX_ATTEMPTS } from './transaction';
 
 /**
@@ -35,6 +35,7 @@ const SAVEPOINT = 'batched_work';
 export class WriteBatcher {
   private readonly queue: Pending[] = [];
   private draining = false;
+  private idle: (() => void)[] = [];
 
   private readonly postgres: boolean;
 
@@ -60,7 +61,16 @@ export class WriteBatcher {
       while (this.queue.length > 0) await this.runBatch(this.queue.splice(0, MAX_BATCH));
     } finally {
       this.draining = false;
+      const idle = this.idle;
+      this.idle = [];
+      for (const resolve of idle) resolve();
     }
+  }
+
+  /** Resolves once every work queued so far has settled. */
+  settled(): Promise<void> {
+    if (!this.draining) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
   }
 
   /**
@@ -164,15 +174,3 @@ const rollBack = (trx: ControlledTransaction<Database>): Promise<unknown> =>
     .rollback()
     .execute()
     .catch(() => undefined);
-
-const batchers = new WeakMap<Db, WriteBatcher>();
-
-/** Runs `work` through the one WriteBatcher of `db`. */
-export function batchedWrite<T>(db: Db, work: BatchedWork<T>): Promise<T> {
-  let batcher = batchers.get(db);
-  if (!batcher) {
-    batcher = new WriteBatcher(db);
-    batchers.set(db, batcher);
-  }
-  return batcher.run(work);
-}

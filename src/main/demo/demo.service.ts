@@ -1,16 +1,17 @@
 import {
   BulkInserter,
+  type DatabaseLocation,
+  type Db,
+  dialectOf,
+  type Executor,
+  inTransaction,
   relaxForBulkLoad,
   relaxTransaction,
   SCAN_SAMPLE,
   VIOLATION_SAMPLE,
   withoutSecondaryIndexes,
-} from '../db/bulk-insert';
-import { dialectOf } from '../db/dialect';
-import type { Db, Executor } from '../db/database';
-import type { DatabaseLocation } from '../db/database-location';
-import { withRollbackJournal } from '../db/sqlite-connection';
-import { inTransaction } from '../db/transaction';
+  withRollbackJournal,
+} from '../db/index';
 import { insertOrganization, upsertMembership } from '../organizations/organizations.repository';
 import { savePolicy } from '../policies/policies.repository';
 import { insertTeam, insertTeamMember, teamNameKey } from '../teams/teams.repository';

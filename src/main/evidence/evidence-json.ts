@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EvidenceType } from '../../shared/api/evidence';
 import type { TokenBreakdown, Violation } from '../../shared/api/scans';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { toViolation } from '../scans/scan-mapping';
 import { timelineTupleChunks } from './timeline/timeline-reads.repository';
 import { TimelineJsonlEncoder } from './jsonl/timeline-encoder';

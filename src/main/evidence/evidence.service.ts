@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { EvidenceType, TimelinePage, TimelinePageQuery } from '../../shared/api/evidence';
 import { EVIDENCE_TYPES } from '../../shared/api/evidence';
 import { formatTimestamp, parseDateOrDateTime, parseUntil } from '../../shared/time';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { findVisibleScan } from '../scans/scans.repository';
 import { notFound } from '../http/domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';

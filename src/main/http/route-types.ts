@@ -6,7 +6,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 
 /** The Fastify instance routes are registered on: TypeBox schemas type the handlers. */
 export type App = FastifyInstance<

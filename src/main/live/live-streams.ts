@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ScanSummary } from '../../shared/api/scans';
-import type { Db } from '../db/database';
+import { type Db, storeOf, type StorePart } from '../db/index';
 import { conflict } from '../http/domain-error';
 import type { Credential } from '../http/credential';
 import { credentialLives, type StoredCredentials } from './credential-check';
@@ -36,8 +36,6 @@ interface OpenStream {
   stream: SseStream;
 }
 
-const hubs = new WeakMap<Db, LiveStreams>();
-
 /**
  * Every open GET /v1/events stream of one store in this process. One subscription to the scan
  * feed serves them all, and each delivery, in order, first checks the credentials of every open
@@ -64,19 +62,28 @@ export class LiveStreams {
 
   /** This process's streams of `db`, if it ever had any. */
   static existing(db: Db): LiveStreams | undefined {
-    return hubs.get(db);
+    return storeOf(db).existing(LiveStreams.part);
   }
 
+  /** The hub of `db`'s store (store.ts), which owns it and closes it before the feed it listens to. */
   static of(db: Db): LiveStreams {
-    let hub = hubs.get(db);
-    if (!hub) {
+    return storeOf(db).part(LiveStreams.part);
+  }
+
+  private static readonly part: StorePart<LiveStreams> = {
+    create: ({ db }) => {
       const reads: LiveReads = {
         credentials: (tokenIds, sessionIdHashes) => readCredentials(db, tokenIds, sessionIdHashes),
         managers: (userIds, organizationIds) => readManagers(db, userIds, organizationIds),
       };
-      hubs.set(db, (hub = new LiveStreams(reads, ScanFeed.of(db))));
-    }
-    return hub;
+      return new LiveStreams(reads, ScanFeed.of(db));
+    },
+    close: (hub) => hub.shutDown(),
+  };
+
+  /** Stops hearing the feed and checking credentials (the streams themselves end with the server). */
+  shutDown(): void {
+    this.stop();
   }
 
   /** Open streams, all users. */

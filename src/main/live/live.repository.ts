@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Executor } from '../db/database';
-import { dialectOf } from '../db/dialect';
+import { dialectOf, type Executor } from '../db/index';
 import type { StoredCredentials, StoredSession } from './credential-check';
 import { managerKey } from './stream-visibility';
 

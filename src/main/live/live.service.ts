@@ -1,4 +1,4 @@
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { LiveStreams, type StreamFilter } from './live-streams';
 
 export type { StreamFilter } from './live-streams';

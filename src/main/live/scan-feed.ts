@@ -1,7 +1,14 @@
 import type { ScanSummary } from '../../shared/api/scans';
-import type { Db } from '../db/database';
-import { dialectOf } from '../db/dialect';
-import { listen, notify, NOTIFY_MAX_BYTES, type Listener } from '../db/notifications';
+import {
+  type Db,
+  dialectOf,
+  listen,
+  type Listener,
+  notify,
+  NOTIFY_MAX_BYTES,
+  storeOf,
+  type StorePart,
+} from '../db/index';
 import { jsonArrayChunks } from './json-array-chunks';
 
 /** A stored scan as the feed tells of it: the list row, and whose it is (for visibility). */
@@ -13,7 +20,6 @@ type Subscriber = (notices: ScanNotice[]) => void;
 
 const CHANNEL = 'scandesk_scans';
 const RELISTEN_MS = 2000;
-const feeds = new WeakMap<Db, ScanFeed>();
 
 /**
  * Tells open viewers of scans committed to one store. On SQLite (one process per store) it is an
@@ -32,10 +38,20 @@ export class ScanFeed {
     private readonly shared: boolean,
   ) {}
 
+  /** The feed of `db`'s store (store.ts), which owns it and closes it. */
   static of(db: Db): ScanFeed {
-    let feed = feeds.get(db);
-    if (!feed) feeds.set(db, (feed = new ScanFeed(db, dialectOf(db) === 'postgres')));
-    return feed;
+    return storeOf(db).part(ScanFeed.part);
+  }
+
+  private static readonly part: StorePart<ScanFeed> = {
+    create: ({ db }) => new ScanFeed(db, dialectOf(db) === 'postgres'),
+    close: (feed) => feed.close(),
+  };
+
+  /** Stops listening, as when the last subscriber leaves. */
+  close(): Promise<void> {
+    this.subscribers.clear();
+    return this.stopListening();
   }
 
   /** Call once the scans are committed. Never throws and never waits: viewers are a courtesy. */

@@ -1,5 +1,5 @@
 import type { Role } from '../../shared/api/common';
-import type { Executor } from '../db/database';
+import type { Executor } from '../db/index';
 import { forbidden, notFound } from '../http/domain-error';
 import { findRole } from './organizations.repository';
 

@@ -1,6 +1,5 @@
 import type { Role } from '../../shared/api/common';
-import type { Executor } from '../db/database';
-import type { NewOrganization, OrganizationRow } from '../db/tables/organization.table';
+import type { Executor, NewOrganization, OrganizationRow } from '../db/index';
 
 export async function insertOrganization(db: Executor, organization: NewOrganization): Promise<void> {
   await db.insertInto('organizations').values(organization).execute();

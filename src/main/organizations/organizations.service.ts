@@ -1,7 +1,6 @@
 import type { Role } from '../../shared/api/common';
-import { inTransaction } from '../db/transaction';
+import { type Db, type Executor, inTransaction } from '../db/index';
 import type { Member, Organization } from '../../shared/api/organizations';
-import type { Db, Executor } from '../db/database';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { conflict, forbidden, notFound } from '../http/domain-error';

@@ -1,7 +1,6 @@
 import type { Policy } from '../../shared/api/policies';
 import { EMPTY_POLICY } from '../../shared/api/policies';
-import type { Executor } from '../db/database';
-import type { PolicyRow } from '../db/tables/policy.table';
+import type { Executor, PolicyRow } from '../db/index';
 
 function toPolicy(row: PolicyRow): Policy {
   return {

@@ -1,7 +1,6 @@
 import type { Policy } from '../../shared/api/policies';
-import { inTransaction } from '../db/transaction';
+import { type Db, inTransaction } from '../db/index';
 import { currentTimestamp } from '../../shared/time';
-import type { Db } from '../db/database';
 import { requireRole } from '../organizations/access';
 import { findPolicy, savePolicy } from './policies.repository';
 

@@ -1,7 +1,11 @@
-import { BulkInserter } from '../db/bulk-insert';
-import type { Db, Executor } from '../db/database';
-import type { ScanRow } from '../db/tables/scan.table';
-import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
+import {
+  BulkInserter,
+  rowSample,
+  type Db,
+  type Executor,
+  type NewPolicyStagedViolation,
+  type ScanRow,
+} from '../db/index';
 import type { FindingKey, RowStep } from './policy-impact';
 
 // The reads and writes of previewing and re-evaluating a policy over an organization's stored
@@ -103,16 +107,16 @@ export async function violationsOf(db: Executor, step: RowStep<string>): Promise
   return rows as (FindingKey & { scan_id: string })[];
 }
 
-const STAGED_SAMPLE: NewPolicyStagedViolation = {
-  run_id: '',
-  scan_id: '',
-  seq: 0,
-  id: '',
-  rule: '',
-  severity: 'low',
-  message: '',
-  timeline_index: 0,
-};
+const STAGED_SAMPLE = rowSample('policy_staged_violations', [
+  'run_id',
+  'scan_id',
+  'seq',
+  'id',
+  'rule',
+  'severity',
+  'message',
+  'timeline_index',
+]);
 
 /** Stages violations of a re-evaluation (not yet visible to anyone), inside the caller's transaction `trx` on `db`. */
 export async function stageViolations(db: Db, trx: Executor, rows: readonly NewPolicyStagedViolation[]): Promise<void> {

@@ -4,9 +4,7 @@ import type { Policy, PolicyComparison, PolicyPreviewBody } from '../../shared/a
 import { IMPACT_MAX_DAYS } from '../../shared/api/policies';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
 import { DAY_MS, parseDateOrDateTime, parseUntil } from '../../shared/time';
-import type { Db, Executor } from '../db/database';
-import type { NewPolicyStagedViolation } from '../db/tables/policy-run.table';
-import { inTransaction } from '../db/transaction';
+import { type Db, type Executor, inTransaction, type NewPolicyStagedViolation } from '../db/index';
 import { conflict, DomainError } from '../http/domain-error';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';

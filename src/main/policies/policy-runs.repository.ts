@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database';
+import type { Executor } from '../db/index';
 
 // Claims on an organization's one running policy preview or re-evaluation, shared by every server
 // process on the store.

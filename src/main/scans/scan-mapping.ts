@@ -1,8 +1,7 @@
 import type { Scan, ScanSummary, Violation } from '../../shared/api/scans';
 import { SEVERITY_BY_RANK } from '../../shared/policy/severity';
 import { formatTimestamp } from '../../shared/time';
-import type { ScanRow } from '../db/tables/scan.table';
-import type { ViolationRow } from '../db/tables/violation.table';
+import type { ScanRow, ViolationRow } from '../db/index';
 import type { ScanNotice } from '../live/scan-feed';
 
 export function toViolation(row: ViolationRow): Violation {

@@ -1,10 +1,15 @@
 import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { ScanStatus } from '../../shared/api/scans';
-import { SCAN_SAMPLE } from '../db/bulk-insert';
-import type { Database, Executor } from '../db/database';
-import { ReusableQuery } from '../db/reusable-query';
-import type { NewScan, ScanRow } from '../db/tables/scan.table';
-import type { NewViolation, ViolationRow } from '../db/tables/violation.table';
+import {
+  type Database,
+  type Executor,
+  type NewScan,
+  type NewViolation,
+  ReusableQuery,
+  SCAN_SAMPLE,
+  type ScanRow,
+  type ViolationRow,
+} from '../db/index';
 import { splitByDays, type Span } from './day-split';
 
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */

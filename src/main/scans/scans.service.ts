@@ -10,8 +10,7 @@ import {
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime, parseDateTime, parseUntil } from '../../shared/time';
-import type { Db } from '../db/database';
-import { batchedWrite } from '../db/write-batcher';
+import { type Db, storeOf } from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
@@ -123,7 +122,7 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
   const createdAt = Date.now();
   const timeline = entriesToStore(body, createdAt);
   const scanId = newId('scan');
-  const { scan, row } = await batchedWrite(db, async (trx) => {
+  const { scan, row } = await storeOf(db).batcher.run(async (trx) => {
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
       throw new DomainError('not_found', 'organization not found', [

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database';
+import type { Executor } from '../db/index';
 import { visibleInRollup } from './scans.repository';
 
 /**

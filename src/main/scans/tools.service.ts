@@ -1,6 +1,6 @@
 import type { ToolList, ToolListQuery } from '../../shared/api/tools';
 import { foldName, startsWithFolded } from '../../shared/name-fold';
-import type { Executor } from '../db/database';
+import type { Executor } from '../db/index';
 import { visibleToolCounts } from './tools.repository';
 
 /** By name, letter case aside; names that differ only in case by code point, so the order is total. */

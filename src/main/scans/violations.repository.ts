@@ -1,6 +1,5 @@
 import type { Severity } from '../../shared/api/scans';
-import type { Executor } from '../db/database';
-import type { ViolationRow } from '../db/tables/violation.table';
+import type { Executor, ViolationRow } from '../db/index';
 
 // A scan's violations read a page, a count or a range of entries at a time: a scan may have
 // hundreds of thousands (one per timeline entry and rule), too many to read whole for one answer.

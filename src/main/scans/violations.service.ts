@@ -5,8 +5,7 @@ import type {
   ViolationPageQuery,
   ViolationSummary,
 } from '../../shared/api/scan-violations';
-import type { Db } from '../db/database';
-import type { ScanRow } from '../db/tables/scan.table';
+import type { Db, ScanRow } from '../db/index';
 import { notFound } from '../http/domain-error';
 import { toViolation } from './scan-mapping';
 import { findVisibleScan } from './scans.repository';

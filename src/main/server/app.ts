@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { Health } from '../../shared/api/health';
-import type { Db } from '../db/database';
+import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
 import type { ImportRouteLimits } from '../evidence/import/import-limits';

@@ -1,4 +1,4 @@
-import { warmWalCheckpointer } from '../db/sqlite-connection';
+import { warmWalCheckpointer } from '../db/index';
 import type { Workspace } from '../workspace/workspace';
 import { VERSION } from '../version';
 import { buildApp } from './app';

@@ -8,8 +8,7 @@ import type {
 } from '../../shared/api/stats';
 import { keyedRecord } from '../../shared/keyed-record';
 import { formatTimestamp } from '../../shared/time';
-import type { Db } from '../db/database';
-import { bigint, doubleSum } from '../db/sql-math';
+import { bigint, type Db, doubleSum } from '../db/index';
 import { matching, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { toFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';

@@ -1,5 +1,4 @@
-import type { Executor } from '../db/database';
-import type { NewTeam, TeamRow } from '../db/tables/team.table';
+import type { Executor, NewTeam, TeamRow } from '../db/index';
 
 /** The unique key behind case-insensitive team names. */
 export function teamNameKey(name: string): string {

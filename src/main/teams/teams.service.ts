@@ -1,6 +1,5 @@
 import type { Team, TeamMember, TeamMembership, TeamSummary } from '../../shared/api/teams';
-import { inTransaction } from '../db/transaction';
-import type { Db, Executor } from '../db/database';
+import { type Db, type Executor, inTransaction } from '../db/index';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';

@@ -1,5 +1,4 @@
-import type { Executor } from '../db/database';
-import type { UserRow } from '../db/tables/user.table';
+import type { Executor, UserRow } from '../db/index';
 import {
   judgeSession,
   MAX_SESSIONS_PER_USER,

@@ -1,4 +1,4 @@
-import type { UserRow } from '../db/tables/user.table';
+import type { UserRow } from '../db/index';
 import { TOUCH_INTERVAL_MS } from './session-policy';
 
 // Who may manage a token, what is kept about it besides its hash, and when its use is written

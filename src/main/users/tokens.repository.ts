@@ -1,5 +1,4 @@
-import type { Executor } from '../db/database';
-import type { TokenRow } from '../db/tables/token.table';
+import type { Executor, TokenRow } from '../db/index';
 
 /** A user's tokens, oldest first. */
 export async function listTokensOfUser(db: Executor, userId: string): Promise<TokenRow[]> {

@@ -1,9 +1,6 @@
 import type { CreatedToken, TokenInfo } from '../../shared/api/tokens';
 import { currentTimestamp } from '../../shared/time';
-import type { Db, Executor } from '../db/database';
-import type { TokenRow } from '../db/tables/token.table';
-import type { UserRow } from '../db/tables/user.table';
-import { inTransaction } from '../db/transaction';
+import { type Db, type Executor, inTransaction, type TokenRow, type UserRow } from '../db/index';
 import { conflict, forbidden, notFound } from '../http/domain-error';
 import { newId } from '../ids';
 import { endStreams } from '../live/live.service';

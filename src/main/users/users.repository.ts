@@ -1,6 +1,4 @@
-import type { Executor } from '../db/database';
-import { ReusableQuery } from '../db/reusable-query';
-import type { NewUser, UserRow } from '../db/tables/user.table';
+import { type Executor, type NewUser, ReusableQuery, type UserRow } from '../db/index';
 import { hashesEqual, hashToken } from './token';
 import { isTokenUseDue, tokenHint } from './token-policy';
 

@@ -1,6 +1,4 @@
-import type { Db, Executor } from '../db/database';
-import { inTransaction } from '../db/transaction';
-import type { UserRow } from '../db/tables/user.table';
+import { type Db, type Executor, inTransaction, type UserRow } from '../db/index';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { generateToken } from './token';

@@ -1,8 +1,14 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import type { Db } from '../db/database';
-import type { DatabaseLocation } from '../db/database-location';
-import { checkReachable, openDatabase, refreshPlannerStatistics, type OpenDatabaseOptions } from '../db/open-database';
-import { migrateToLatest } from '../db/migrate';
+import {
+  checkReachable,
+  type DatabaseLocation,
+  type Db,
+  migrateToLatest,
+  type OpenDatabaseOptions,
+  openStore,
+  refreshPlannerStatistics,
+  type Store,
+} from '../db/index';
 import { databaseFile, tokenFile } from './data-dir';
 import { ensureServerKey } from '../identity/server-key';
 import { ensureWorkspaceOwner } from '../users/users.service';
@@ -10,6 +16,8 @@ import { ensureWorkspaceOwner } from '../users/users.service';
 export interface Workspace {
   dataDir: string;
   db: Db;
+  /** What lives as long as the database (its group commit, scan feed, live streams); closed by close(). */
+  store: Store;
   /** Where the store is: the data directory's SQLite file, or a PostgreSQL database. */
   database: DatabaseLocation;
   /** Set only on the first start, when the owner and its token were just created. */
@@ -54,16 +62,17 @@ export async function openWorkspace(dataDir: string, options: WorkspaceOptions =
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   ensureServerKey(dataDir);
   const database = options.database ?? { kind: 'sqlite', file: databaseFile(dataDir) };
-  const db = openDatabase(database, options);
+  const store = openStore(database, options);
+  const { db } = store;
   try {
     await checkReachable(db, database);
     const applied = await migrateToLatest(db, undefined, options.onUpgrade);
     if (applied.length > 0) await refreshPlannerStatistics(db);
     const created = await ensureWorkspaceOwner(db, options.initialToken);
     if (created) writeTokenFile(dataDir, created.token);
-    return { dataDir, db, database, createdToken: created?.token ?? null, close: () => db.destroy() };
+    return { dataDir, db, store, database, createdToken: created?.token ?? null, close: () => store.close() };
   } catch (error) {
-    await db.destroy();
+    await store.close();
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseLocation } from '../../../src/main/db/database-location';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { openDatabase } from '../../../src/main/db/open-database';
-import { sqliteUnder } from '../../../src/main/db/sqlite-connection';
+import { sqliteUnder } from '../../../src/main/db/sqlite/sqlite-connection';
 import { copyStore, countRows, StoreCopyError } from '../../../src/main/db/store-copy';
 import { runDemo } from '../../../src/main/demo/demo.service';
 import type { App } from '../../../src/main/http/route-types';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
+import { openSqliteDatabase } from '../../../src/main/db/sqlite/sqlite-connection';
 import type { Database } from '../../../src/main/db/database';
 import { MigrationError, migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';

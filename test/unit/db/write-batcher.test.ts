@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteDatabase, sqliteUnder } from '../../../src/main/db/sqlite-connection';
+import { openSqliteDatabase, sqliteUnder } from '../../../src/main/db/sqlite/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { WriteBatcher, type BatchedWork } from '../../../src/main/db/write-batcher';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 // Frozen in time: never import application code here.
 
-/** What the visibility rule (SPEC.md §2) and the list filters (§6) read from a scan. */
+/** What the visibility rule (docs/contract/auth.md#visibility) and the list filters (docs/contract/api.md#scan-list) read from a scan. */
 const FILTERED = ['submitted_by', 'organization_id', 'tool', 'status', 'violation_count'];
 
 /** Each list index: its old name and leading columns, in the list's (…, created_at, id) order. */

@@ -7,7 +7,7 @@ export interface SessionTable {
   created_at: string;
   /** The port of the server that made the session; null only for a server that does not listen. */
   port: number | null;
-  /** Refreshed at most once a minute while the session is used (see session-policy.ts). */
+  /** Refreshed at most once a minute while the session is used (TOUCH_INTERVAL_MS, src/main/users/session-policy.ts). */
   last_used_at: string;
   idle_ms: number;
   /** The absolute end, however busy the session. */

@@ -11,8 +11,7 @@ import {
   type Manifest,
   type ManifestFile,
 } from '../../../shared/evidence-package';
-import type { Db } from '../../db/database';
-import type { ScanRow } from '../../db/tables/scan.table';
+import type { Db, ScanRow } from '../../db/index';
 import { toScan, toViolation } from '../../scans/scan-mapping';
 import { findViolations } from '../../scans/scans.repository';
 import { VERSION } from '../../version';

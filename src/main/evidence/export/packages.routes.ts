@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
-import type { Db } from '../../db/database';
-import type { ScanRow } from '../../db/tables/scan.table';
+import type { Db, ScanRow } from '../../db/index';
 import { findVisibleScan } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';

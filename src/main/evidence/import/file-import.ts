@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DesktopImportOutcome } from '../../../shared/desktop-api';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { importEvidencePackage } from './package-import.service';
 import { packageTooLarge } from './import-errors';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';

@@ -1,6 +1,5 @@
 import type { Violation } from '../../../shared/api/scans';
-import type { Executor } from '../../db/database';
-import type { ScanRow } from '../../db/tables/scan.table';
+import type { Executor, ScanRow } from '../../db/index';
 import { DomainError } from '../../http/domain-error';
 import { findScan, findVisibleScan } from '../../scans/scans.repository';
 import { derivedScanId } from './import-ids';

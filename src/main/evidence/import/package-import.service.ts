@@ -1,6 +1,5 @@
 import type { ImportResult } from '../../../shared/api/evidence';
-import type { Db } from '../../db/database';
-import { withCheckpointsHeld } from '../../db/sqlite-connection';
+import { type Db, withCheckpointsHeld } from '../../db/index';
 import { DomainError } from '../../http/domain-error';
 import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
 import { toScanNotice } from '../../scans/scan-mapping';

@@ -1,6 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Db, Executor } from '../../db/database';
-import { inTransaction } from '../../db/transaction';
+import { type Db, type Executor, inTransaction } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { timelineInserter } from '../timeline/timeline-writes.repository';

@@ -1,9 +1,7 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import type { Db, Executor } from '../../db/database';
-import { inTransaction } from '../../db/transaction';
-import type { NewScan, ScanRow } from '../../db/tables/scan.table';
+import { type Db, type Executor, inTransaction, type NewScan, type ScanRow } from '../../db/index';
 import { findScan, findVisibleScan, insertImportedScan, insertViolations } from '../../scans/scans.repository';
 import { DomainError } from '../../http/domain-error';
 import { derivedViolationId } from './import-ids';

@@ -1,6 +1,5 @@
 import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
-import type { Db, Executor } from '../../db/database';
-import type { NewScan, ScanRow } from '../../db/tables/scan.table';
+import type { Db, Executor, NewScan, ScanRow } from '../../db/index';
 import { toViolation } from '../../scans/scan-mapping';
 import { findViolations } from '../../scans/scans.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';

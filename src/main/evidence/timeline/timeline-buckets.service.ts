@@ -1,8 +1,6 @@
 import type { TimelineBucket } from '../../../shared/api/evidence';
 import { formatTimestamp, LAST_TIMESTAMP_MS } from '../../../shared/time';
-import type { Db } from '../../db/database';
-import type { ScanRow } from '../../db/tables/scan.table';
-import { inTransaction } from '../../db/transaction';
+import { type Db, type ScanRow, inTransaction } from '../../db/index';
 import { notFound } from '../../http/domain-error';
 import { findVisibleScan } from '../../scans/scans.repository';
 import { timelineTupleChunks } from './timeline-reads.repository';

@@ -1,21 +1,19 @@
-import { BulkInserter } from '../../db/bulk-insert';
-import type { Db, Executor } from '../../db/database';
-import type { TimelineGridRow } from '../../db/tables/timeline-cell.table';
+import { BulkInserter, rowSample, type Db, type Executor, type TimelineGridRow } from '../../db/index';
 import { GRID_MIN_ENTRIES, GridBuilder, type CellRange, type Grid, type LevelCell } from './timeline-grid';
 
 // Every query of `timeline_grids` and `timeline_cells`: a long timeline's summary pyramid.
 
-const CELL_SAMPLE = {
-  scan_id: '',
-  level: 0,
-  cell: 0,
-  low_level: 0,
-  first_cell: 0,
-  count: 0,
-  tokens: 0,
-  min_tokens: 0,
-  max_tokens: 0,
-} as const;
+const CELL_SAMPLE = rowSample('timeline_cells', [
+  'scan_id',
+  'level',
+  'cell',
+  'low_level',
+  'first_cell',
+  'count',
+  'tokens',
+  'min_tokens',
+  'max_tokens',
+]);
 const CELL_ROWS = 500;
 
 /** Stores a scan's pyramid inside the caller's transaction `trx` on `db`. */

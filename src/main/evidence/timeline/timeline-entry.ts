@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '../../../shared/api/scans';
-import type { TimelineEntryRow } from '../../db/tables/timeline-entry.table';
+import type { TimelineEntryRow } from '../../db/index';
 
 /**
  * A timeline entry as every part of the core holds it (submit, import, demo, the store): the

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/database';
+import type { Executor } from '../../db/index';
 
 // A scan with entries has a row in `timelines`, whose integer id keys its entries (migration
 // 2026_11_25_120000_create_timelines); an entry is addressed by (timeline_id, seq), seq following

@@ -1,5 +1,4 @@
-import type { Db, Executor } from '../../db/database';
-import { tupleReader } from '../../db/tuple-reader';
+import { type Db, type Executor, tupleReader } from '../../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import { TIMELINE_CHUNK, type TimelineRow, type TimelineTuple } from './timeline-entry';
 import { scanTimelineId } from './timeline-lookup';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../db/database';
+import type { Executor } from '../../db/index';
 import { EMPTY, type Aggregate } from './timeline-grid';
 import { scanTimelineId } from './timeline-lookup';
 

@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
-import { BulkInserter, ENTRY_SAMPLE, TIMELINE_SAMPLE } from '../../db/bulk-insert';
-import type { Db, Executor } from '../../db/database';
-import { dialectOf } from '../../db/dialect';
-import { ReusableQuery } from '../../db/reusable-query';
+import {
+  BulkInserter,
+  ENTRY_SAMPLE,
+  TIMELINE_SAMPLE,
+  type Db,
+  type Executor,
+  dialectOf,
+  ReusableQuery,
+} from '../../db/index';
 import type { StoredTimelineEntry } from './timeline-entry';
 
 // Every write of `timelines` and `timeline_entries` but an import's staging
@@ -69,12 +74,12 @@ export async function newTimelineIds(trx: Executor, count: number): Promise<numb
 }
 
 /** The compile-once multi-row insert of `timelines` rows in bulk loads: id, scan_id. */
-export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timelines'> =>
+export const timelinesInserter = (db: Db, trx: Executor, chunkRows: number) =>
   new BulkInserter(db, trx, 'timelines', TIMELINE_SAMPLE, chunkRows);
 
 /**
  * The compile-once multi-row insert of bulk loads (import, demo), pushed positionally in
  * ENTRY_SAMPLE's key order: timeline_id, seq, timestamp, action, tokens.
  */
-export const timelineInserter = (db: Db, trx: Executor, chunkRows: number): BulkInserter<'timeline_entries'> =>
+export const timelineInserter = (db: Db, trx: Executor, chunkRows: number) =>
   new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, chunkRows);

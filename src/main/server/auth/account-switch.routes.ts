@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database';
-import type { UserRow } from '../../db/tables/user.table';
+import type { Db, UserRow } from '../../db/index';
 import { BROWSER_SESSION, type SessionLifetime } from '../../users/session-policy';
 import { createSession, deleteSession, findUserBySession } from '../../users/sessions.repository';
 import { currentSession, endSession } from './browser-session';

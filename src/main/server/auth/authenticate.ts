@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { findUserBySession } from '../../users/sessions.repository';
 import { findTokenCredential } from '../../users/users.repository';
 import { hashToken } from '../../users/token';

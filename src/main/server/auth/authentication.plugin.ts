@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
-import type { Db } from '../../db/database';
-import type { UserRow } from '../../db/tables/user.table';
+import type { Db, UserRow } from '../../db/index';
 import type { Credential } from '../../http/credential';
 import { isApiRequest } from '../request-path';
 import { authenticate } from './authenticate';

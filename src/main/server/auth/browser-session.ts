@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
-import type { UserRow } from '../../db/tables/user.table';
+import type { Db, UserRow } from '../../db/index';
 import { endStreams } from '../../live/live.service';
 import { deleteSession, findUserBySession } from '../../users/sessions.repository';
 import { hashToken } from '../../users/token';

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { DESKTOP_SESSION } from '../../users/session-policy';
 import { createSession, deleteSession } from '../../users/sessions.repository';
 import { findWorkspaceOwner } from '../../users/users.repository';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { accountSwitchRoutes } from './account-switch.routes';
 import { endSession } from './browser-session';
 import { SESSION_COOKIE, sessionCookieName } from './session-cookie';

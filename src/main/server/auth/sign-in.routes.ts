@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { BROWSER_SESSION } from '../../users/session-policy';
 import { createSession } from '../../users/sessions.repository';
 import { findTokenCredential } from '../../users/users.repository';

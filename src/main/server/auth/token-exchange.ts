@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
+import type { Db } from '../../db/index';
 import { BROWSER_SESSION } from '../../users/session-policy';
 import { createSession } from '../../users/sessions.repository';
 import { findTokenCredential } from '../../users/users.repository';

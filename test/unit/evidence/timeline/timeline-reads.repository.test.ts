@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withSqlite } from '../../../../src/main/db/sqlite-connection';
+import { withSqlite } from '../../../../src/main/db/sqlite/sqlite-connection';
 import type { Db } from '../../../../src/main/db/database';
 import type { TimelineTuple } from '../../../../src/main/evidence/timeline/timeline-entry';
 import { timelineChunks, timelineTupleChunks } from '../../../../src/main/evidence/timeline/timeline-reads.repository';

@@ -1,7 +1,8 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
-import type { Database } from './database';
-import { urlHasPassword, withPassword } from './database-location';
+import { Kysely, PostgresAdapter, PostgresDialect, type DialectAdapter } from 'kysely';
+import type { Database, Executor } from '../database';
+import type { Store, StoreSlot } from '../store';
+import { urlHasPassword, withPassword } from '../database-location';
 import { readPasswordFile } from './password-file';
 
 /** PostgreSQL type OIDs whose text form the API must answer as numbers. */
@@ -10,8 +11,8 @@ const NUMERIC_OID = 1700;
 
 // pg returns int8 and numeric as strings, since they can exceed 2^53. Every such value here is a
 // count, an epoch millisecond or a token sum, all far below it, and the API answers numbers: the
-// SQLite store does, and SPEC.md says so. Per pool, not pg's global registry, so that nothing
-// else in the process is affected.
+// SQLite store does, and docs/contract/api.md#basics says so. Per pool, not pg's global registry,
+// so that nothing else in the process is affected.
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
@@ -31,13 +32,31 @@ export interface PostgresOptions {
   onIdleError?: (error: Error) => void;
 }
 
-const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+// The adapter is what every Kysely instance and transaction made from it share: it carries the
+// pool, so that no module-level map leads from instances to pools.
+class PoolAdapter extends PostgresAdapter implements StoreSlot {
+  store: Store | undefined = undefined;
+
+  constructor(readonly pool: pg.Pool) {
+    super();
+  }
+}
+
+class PoolDialect extends PostgresDialect {
+  constructor(private readonly pool: pg.Pool) {
+    super({ pool });
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new PoolAdapter(this.pool);
+  }
+}
 
 /** The pool under a store opened by openPostgres: for what Kysely does not do (LISTEN). */
-export function poolOf(db: Kysely<Database>): pg.Pool {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('not a store opened by openPostgres');
-  return pool;
+export function poolOf(db: Executor): pg.Pool {
+  const adapter = db.getExecutor().adapter;
+  if (db.isTransaction || !(adapter instanceof PoolAdapter)) throw new Error('not a store opened by openPostgres');
+  return adapter.pool;
 }
 
 /** A pool on `url` under Kysely; destroying the Kysely instance ends the pool. */
@@ -57,7 +76,5 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Kysely
   // An idle client whose server went away emits 'error' on the pool; unhandled, it would end
   // the process. The next query reconnects or fails on its own, with its own error.
   pool.on('error', (error) => options.onIdleError?.(error));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
-  return db;
+  return new Kysely<Database>({ dialect: new PoolDialect(pool) });
 }

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgres } from '../../../src/main/db/postgres-connection';
-import { startFakePostgres, type FakePostgres } from '../../helpers/fake-postgres';
+import { openPostgres } from '../../../../src/main/db/postgres/postgres-connection';
+import { startFakePostgres, type FakePostgres } from '../../../helpers/fake-postgres';
 
 // Where a password for PostgreSQL may come from, as the server reaches the database: each source
 // is checked by what arrives at a server that asks for it (the shared test cluster trusts every

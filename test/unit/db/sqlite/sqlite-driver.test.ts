@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/main/db/database';
-import { migrateToLatest } from '../../../src/main/db/migrate';
-import { openSqliteDatabase } from '../../../src/main/db/sqlite-connection';
+import type { Db } from '../../../../src/main/db/database';
+import { migrateToLatest } from '../../../../src/main/db/migrate';
+import { openSqliteDatabase } from '../../../../src/main/db/sqlite/sqlite-connection';
 
 const user = (id: string) => ({ id, name: id, is_workspace_owner: 0, created_at: new Date(0).toISOString() });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PasswordFileError, readPasswordFile } from '../../../src/main/db/password-file';
+import { PasswordFileError, readPasswordFile } from '../../../../src/main/db/postgres/password-file';
 
 describe('readPasswordFile', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scandesk-password-'));

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSqlite, wrapSqlite } from '../../../src/main/db/sqlite-connection';
-import type { Db } from '../../../src/main/db/database';
-import { migrateToLatest } from '../../../src/main/db/migrate';
+import { openSqlite, wrapSqlite } from '../../../../src/main/db/sqlite/sqlite-connection';
+import type { Db } from '../../../../src/main/db/database';
+import { migrateToLatest } from '../../../../src/main/db/migrate';
 
 describe('the statement cache under Kysely', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
-import type { Db } from './database';
+import type { Db } from '../database';
 import { poolOf } from './postgres-connection';
 
 /**

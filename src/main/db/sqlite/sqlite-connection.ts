@@ -1,16 +1,10 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  sql,
-  SqliteAdapter,
-  SqliteDialect,
-  type DialectAdapter,
-  type Driver,
-  type SqliteDatabase,
-} from 'kysely';
-import type { Database } from './database';
+import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver } from 'kysely';
+import type { Database, Executor } from '../database';
+import type { Store, StoreSlot } from '../store';
 import { TwoHandleSqliteDriver } from './sqlite-driver';
+import { cachingStatements } from './statement-cache';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer';
 
 export interface OpenOptions {
@@ -19,12 +13,42 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
+/**
+ * What sits under one Kysely instance made here: the writer's raw handle, the driver that owns the
+ * read-only one, and the WAL checkpointer. The escape hatches below (withSqlite, withSqliteReader,
+ * sqliteUnder, withRollbackJournal, withCheckpointsHeld) reach it through the instance's adapter.
+ */
+export interface SqliteEngine {
+  readonly sqlite: SQLite.Database;
+  reader(): SQLite.Database | null;
+  readonly driver: TwoHandleSqliteDriver;
+  readonly checkpointer: WalCheckpointer | null;
+}
+
 // SQLite does roll back schema changes, but Kysely's adapter says it does not, so its Migrator
 // would run migrations outside a transaction and a failing one would leave half a schema behind.
-class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+// The adapter is also what every Kysely instance and transaction made from it share, so it
+// carries the engine: no module-level map from instances to handles.
+class ScandeskSqliteAdapter extends SqliteAdapter implements StoreSlot {
+  store: Store | undefined = undefined;
+
+  constructor(readonly engine: SqliteEngine) {
+    super();
+  }
+
   override get supportsTransactionalDdl(): boolean {
     return true;
   }
+}
+
+/**
+ * The engine under `db`, if it was opened here. Not under a transaction, which shares the
+ * adapter: raw work there would wait for the writer its own transaction holds.
+ */
+export function sqliteEngineOf(db: Executor): SqliteEngine | undefined {
+  if (db.isTransaction) return undefined;
+  const adapter = db.getExecutor().adapter;
+  return adapter instanceof ScandeskSqliteAdapter ? adapter.engine : undefined;
 }
 
 // Kysely begins transactions DEFERRED: they start as readers and become writers at their first
@@ -33,16 +57,16 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 // the busy timeout does not apply, since waiting cannot help a stale snapshot. The driver takes the
 // write lock at BEGIN (IMMEDIATE), which makes SQLite wait (busy_timeout) instead.
 class ScandeskSqliteDialect extends SqliteDialect {
-  constructor(private readonly driver: TwoHandleSqliteDriver) {
-    super({ database: driver.writer });
+  constructor(private readonly engine: SqliteEngine) {
+    super({ database: engine.driver.writer });
   }
 
   override createAdapter(): DialectAdapter {
-    return new TransactionalDdlSqliteAdapter();
+    return new ScandeskSqliteAdapter(this.engine);
   }
 
   override createDriver(): Driver {
-    return this.driver;
+    return this.engine.driver;
   }
 }
 
@@ -93,44 +117,6 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
   return sqlite;
 }
 
-// The handle under each Kysely instance made here, for withSqlite. Weak: a destroyed instance
-// that nobody references any more takes its entry with it.
-const handles = new WeakMap<
-  Kysely<Database>,
-  {
-    sqlite: SQLite.Database;
-    reader: () => SQLite.Database | null;
-    driver: TwoHandleSqliteDriver;
-    checkpointer: WalCheckpointer | null;
-  }
->();
-
-/** Prepared statements kept per handle, by SQL text: the least recently used go first. */
-const STATEMENT_CACHE_SIZE = 256;
-const PRAGMA = /^\s*pragma\b/i;
-
-// Kysely prepares every query it runs; preparing cost a sixth of a scan submit's CPU, and the app
-// runs the same few hundred statements over and over. better-sqlite3 statements are reusable, and
-// a handle runs one query at a time, so a statement is never in use twice at once.
-function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql) {
-      // A pragma's setting takes effect when it is prepared: run again, a cached one does nothing.
-      if (PRAGMA.test(sql)) return sqlite.prepare(sql);
-      let statement = statements.get(sql);
-      if (statement) statements.delete(sql);
-      else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
-      return statement;
-    },
-  };
-}
-
 /** A read-only handle on the file under `writer`, or null for an in-memory database. */
 function openReader(writer: SQLite.Database, options: OpenOptions): SQLite.Database | null {
   if (!onDisk(writer)) return null;
@@ -159,9 +145,7 @@ export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): 
     checkpointer,
   );
   const reader = (): SQLite.Database | null => (driver.reader() === null ? null : opened);
-  const db = new Kysely<Database>({ dialect: new ScandeskSqliteDialect(driver) });
-  handles.set(db, { sqlite, reader, driver, checkpointer });
-  return db;
+  return new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ sqlite, reader, driver, checkpointer }) });
 }
 
 const onDisk = (sqlite: SQLite.Database): boolean => !sqlite.memory && sqlite.name !== '';
@@ -179,7 +163,7 @@ function walCheckpointer(sqlite: SQLite.Database, options: OpenOptions): WalChec
 
 /** Starts the WAL checkpointer's worker of a SQLite store now (a server's, at start); nothing elsewhere. */
 export function warmWalCheckpointer(db: Kysely<Database>): void {
-  handles.get(db)?.checkpointer?.warm();
+  sqliteEngineOf(db)?.checkpointer?.warm();
 }
 
 /**
@@ -187,7 +171,7 @@ export function warmWalCheckpointer(db: Kysely<Database>): void {
  * (WalCheckpointer.hold); on PostgreSQL or a store without a checkpointer, just runs it.
  */
 export async function withCheckpointsHeld<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
-  const release = handles.get(db)?.checkpointer?.hold();
+  const release = sqliteEngineOf(db)?.checkpointer?.hold();
   try {
     return await work();
   } finally {
@@ -203,7 +187,7 @@ export async function withCheckpointsHeld<T>(db: Kysely<Database>, work: () => P
  */
 export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
   const sqlite = sqliteUnder(db);
-  return handles.get(db)!.driver.withWriter(() => work(sqlite));
+  return sqliteEngineOf(db)!.driver.withWriter(() => work(sqlite));
 }
 
 /**
@@ -212,66 +196,8 @@ export async function withSqlite<T>(db: Kysely<Database>, work: (sqlite: SQLite.
  * withSqlite. `work` must only read, synchronously, and leave no statement iterating.
  */
 export async function withSqliteReader<T>(db: Kysely<Database>, work: (sqlite: SQLite.Database) => T): Promise<T> {
-  const reader = handles.get(db)?.reader();
+  const reader = sqliteEngineOf(db)?.reader();
   return reader ? work(reader) : withSqlite(db, work);
-}
-
-/**
- * Runs `work` on one connection of `db` that holds the writer throughout, and whose transactions
- * keep their statement and savepoint journals in memory: for many small writes in one
- * transaction (group commit). SQLite keeps such a journal in memory up to 64 KiB, then moves it
- * to a temporary file for the rest of the transaction; a batch of submissions (each a scan row,
- * six index entries, two rollups and a timeline) passes that, and writing the file cost a batch
- * more than its inserts did. Not for large writes: their journals hold every page they change
- * (deleting an organization of 67,000 scans took 385 MB instead of 154).
- */
-export async function withJournalsInMemory<T>(
-  db: Kysely<Database>,
-  work: (connection: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.connection().execute(async (connection) => {
-    // The setting is read when a write transaction begins; a statement other than a SELECT takes
-    // the writer and keeps it until `connection` is released, so no other transaction sees it.
-    await sql`pragma temp_store = memory`.execute(connection);
-    try {
-      return await work(connection);
-    } finally {
-      await sql`pragma temp_store = default`.execute(connection);
-    }
-  });
-}
-
-/**
- * Runs `work` (a bulk load into a store no other connection has open) with a rollback journal
- * instead of the WAL: WAL writes every new page twice, into the log at commit and into the file
- * at the checkpoint, and for a load of gigabytes that is a third of its time. Leaving WAL needs
- * the only connection to the file, so the read-only handle is closed first; when another
- * connection (a server on the same data directory) has it open, SQLite says busy and `work` runs
- * in WAL as it is. WAL is back when `work` ends, whatever its outcome.
- */
-export async function withRollbackJournal<T>(db: Kysely<Database>, work: () => Promise<T>): Promise<T> {
-  const handle = handles.get(db);
-  if (!handle || handle.sqlite.memory) return work();
-  handle.driver.closeReader();
-  await handle.checkpointer?.stop();
-  const { sqlite } = handle;
-  const timeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
-  let left: boolean;
-  try {
-    // Busy means another connection: no point waiting for it to go.
-    sqlite.pragma('busy_timeout = 0');
-    left = sqlite.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-    left = false;
-  } finally {
-    sqlite.pragma(`busy_timeout = ${Math.trunc(timeout)}`);
-  }
-  try {
-    return await work();
-  } finally {
-    if (left) sqlite.pragma('journal_mode = WAL');
-  }
 }
 
 /**
@@ -279,7 +205,7 @@ export async function withRollbackJournal<T>(db: Kysely<Database>, work: () => P
  * the transaction holds the one connection, so they are part of it. Anywhere else, withSqlite.
  */
 export function sqliteUnder(db: Kysely<Database>): SQLite.Database {
-  const handle = handles.get(db);
+  const handle = sqliteEngineOf(db);
   if (!handle)
     throw new Error('the raw handle exists only under a database opened by openSqliteDatabase or wrapSqlite');
   return handle.sqlite;

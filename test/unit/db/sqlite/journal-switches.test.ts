@@ -2,14 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/main/db/database';
-import { migrateToLatest } from '../../../src/main/db/migrate';
-import {
-  openSqlite,
-  openSqliteDatabase,
-  sqliteUnder,
-  withRollbackJournal,
-} from '../../../src/main/db/sqlite-connection';
+import type { Db } from '../../../../src/main/db/database';
+import { migrateToLatest } from '../../../../src/main/db/migrate';
+import { withRollbackJournal } from '../../../../src/main/db/sqlite/journal-switches';
+import { openSqlite, openSqliteDatabase, sqliteUnder } from '../../../../src/main/db/sqlite/sqlite-connection';
 
 const user = (id: string) => ({ id, name: id, is_workspace_owner: 0, created_at: new Date(0).toISOString() });
 const journalMode = (db: Db): unknown => sqliteUnder(db).pragma('journal_mode', { simple: true });

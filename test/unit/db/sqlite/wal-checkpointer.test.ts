@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src/main/db/database';
-import { openSqliteDatabase, sqliteUnder, withRollbackJournal } from '../../../src/main/db/sqlite-connection';
-import { WalCheckpointer } from '../../../src/main/db/wal-checkpointer';
+import type { Db } from '../../../../src/main/db/database';
+import { withRollbackJournal } from '../../../../src/main/db/sqlite/journal-switches';
+import { openSqliteDatabase, sqliteUnder } from '../../../../src/main/db/sqlite/sqlite-connection';
+import { WalCheckpointer } from '../../../../src/main/db/sqlite/wal-checkpointer';
 
 const MB = 1024 * 1024;
 const walBytes = (file: string): number => statSync(`${file}-wal`).size;
@@ -129,7 +130,7 @@ describe('WAL checkpoints on a worker thread', () => {
   });
 
   it('closes in a process that has nothing else to wait for while the worker still checkpoints', () => {
-    const script = join(import.meta.dirname, '../../fixtures/db/write-then-close.ts');
+    const script = join(import.meta.dirname, '../../../fixtures/db/write-then-close.ts');
     const output = execFileSync(process.execPath, ['--import', 'tsx', script, join(dir, 'child.db')], {
       encoding: 'utf8',
     });
