@@ -62,15 +62,17 @@ const TESTS_NEVER_BENCH = {
   message: 'Tests never import bench/: what both need lives in test/fixtures.',
 };
 // The assembly's generic plugins (src/main/server/README.md) speak HTTP, not features: only app.ts
-// and the authentication plugin name feature modules. `../../x` is src/main/x; http/ is allowed.
+// and the authentication plugin name feature modules. `../../x` is src/main/x; http/ and the
+// domain error are allowed.
 const GENERIC_PLUGINS = [
   'src/main/server/request-guards/**',
   'src/main/server/method-not-allowed/**',
   'src/main/server/viewer/**',
 ];
 const PLUGINS_NAME_NO_FEATURE = {
-  regex: '^\\.\\./\\.\\./(?!http/)[^.]',
-  message: 'A generic server plugin uses src/main/http and src/main/server only; features are named in app.ts.',
+  regex: '^\\.\\./\\.\\./(?!http/|domain-error$)[^.]',
+  message:
+    'A generic server plugin uses src/main/http, src/main/domain-error and src/main/server only; features are named in app.ts.',
 };
 const TRANSACTIONS_THROUGH_DB = [
   'error',

@@ -91,7 +91,7 @@ describe('layering rules', () => {
       "import { ERROR_STATUS } from '../../shared/api/errors';\nexport const e = ERROR_STATUS;\n",
     ],
     ['src/main/desktop/main.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src/main/scans/probe.ts', "import { notFound } from '../http/domain-error';\nexport const n = notFound;\n"],
+    ['src/main/scans/probe.ts', "import { notFound } from '../domain-error';\nexport const n = notFound;\n"],
     ['src/main/desktop/probe.ts', "import { openWorkspace } from '../core';\nexport const o = openWorkspace;\n"],
     ['src/main/desktop/probe.ts', "import { isAppUrl } from './navigation-policy';\nexport const i = isAppUrl;\n"],
     [
@@ -102,7 +102,7 @@ describe('layering rules', () => {
     ['src/main/teams/probe.ts', "import { inTransaction } from '../db/index';\nexport const t = inTransaction;\n"],
     [
       'src/main/server/request-guards/probe.ts',
-      "import { forbidden } from '../../http/domain-error';\nimport { isApiPath } from '../request-path';\nimport { MINUTE_MS } from '../../../shared/time';\nexport const f = [forbidden, isApiPath, MINUTE_MS];\n",
+      "import { forbidden } from '../../domain-error';\nimport { isApiPath } from '../request-path';\nimport { MINUTE_MS } from '../../../shared/time';\nexport const f = [forbidden, isApiPath, MINUTE_MS];\n",
     ],
     [
       'src/main/server/auth/probe.ts',

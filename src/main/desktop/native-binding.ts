@@ -22,8 +22,8 @@ export interface NativeBindingEnvironment {
   exists(path: string): boolean;
 }
 
-// The bundle is out/main/index.js and this source is src/main/native-binding.ts: both sit two
-// levels under the checkout.
+// The desktop app runs only from its bundle, out/main/index.js (electron-vite builds one in dev
+// too), two levels under the checkout.
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function currentEnvironment(): NativeBindingEnvironment {

@@ -4,7 +4,7 @@ import { EVIDENCE_TYPES } from '../../shared/api/evidence';
 import { formatTimestamp, parseDateOrDateTime, parseUntil } from '../../shared/time';
 import type { Db } from '../db/index';
 import { findVisibleScan } from '../scans/scans.repository';
-import { notFound } from '../http/domain-error';
+import { notFound } from '../domain-error';
 import { evidenceJson, type EvidenceSerializers } from './evidence-json';
 import type { TimelineRow } from './timeline/timeline-entry';
 import { timelineActionPage, timelineRowsFrom, timelineTotals } from './timeline/timeline-reads.repository';

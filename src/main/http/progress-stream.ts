@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { ERROR_STATUS } from '../../shared/api/errors';
-import { DomainError } from './domain-error';
+import { DomainError } from '../domain-error';
 
 /** Progress lines at most this often: a million-scan walk stays a few hundred lines. */
 const PROGRESS_MS = 250;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Identity, IdentityQuery } from '../../shared/api/identity';
-import { DomainError } from '../http/domain-error';
+import { DomainError } from '../domain-error';
 import { identityProof } from './identity-proof';
 import { readServerKey } from './server-key';
 

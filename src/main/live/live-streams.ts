@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ScanSummary } from '../../shared/api/scans';
 import { type Db, storeOf, type StorePart } from '../db/index';
-import { conflict } from '../http/domain-error';
+import { conflict } from '../domain-error';
 import type { Credential } from '../http/credential';
 import { credentialLives, type StoredCredentials } from './credential-check';
 import { readCredentials, readManagers } from './live.repository';

@@ -5,7 +5,7 @@ export const managerKey = (userId: string, organizationId: string): string => `$
 
 /**
  * The organizations whose managers must be known to decide who hears of `notices`: a scan is
- * heard by whoever stored it, and by the owners and admins of its organization (SPEC.md §2).
+ * heard by whoever stored it, and by the owners and admins of its organization (docs/contract/auth.md#visibility).
  */
 export function organizationsOf(notices: readonly ScanNotice[]): string[] {
   const ids = new Set<string>();

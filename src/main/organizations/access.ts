@@ -1,6 +1,6 @@
 import type { Role } from '../../shared/api/common';
 import type { Executor } from '../db/index';
-import { forbidden, notFound } from '../http/domain-error';
+import { forbidden, notFound } from '../domain-error';
 import { findRole } from './organizations.repository';
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };

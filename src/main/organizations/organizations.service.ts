@@ -3,7 +3,7 @@ import { type Db, type Executor, inTransaction } from '../db/index';
 import type { Member, Organization } from '../../shared/api/organizations';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
-import { conflict, forbidden, notFound } from '../http/domain-error';
+import { conflict, forbidden, notFound } from '../domain-error';
 import { findUserById } from '../users/users.repository';
 import { requireRole } from './access';
 import * as repo from './organizations.repository';

@@ -5,7 +5,7 @@ import { IMPACT_MAX_DAYS } from '../../shared/api/policies';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
 import { DAY_MS, parseDateOrDateTime, parseUntil } from '../../shared/time';
 import { type Db, type Executor, inTransaction, type NewPolicyStagedViolation } from '../db/index';
-import { conflict, DomainError } from '../http/domain-error';
+import { conflict, DomainError } from '../domain-error';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
 import { findPolicy } from './policies.repository';

@@ -14,7 +14,7 @@ import { type Db, storeOf } from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
-import { DomainError, notFound } from '../http/domain-error';
+import { DomainError, notFound } from '../domain-error';
 import { toScan, toScanFor, toScanNotice, toScanSummary } from './scan-mapping';
 import { GridRecorder } from '../evidence/timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';

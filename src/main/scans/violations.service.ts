@@ -6,7 +6,7 @@ import type {
   ViolationSummary,
 } from '../../shared/api/scan-violations';
 import type { Db, ScanRow } from '../db/index';
-import { notFound } from '../http/domain-error';
+import { notFound } from '../domain-error';
 import { toViolation } from './scan-mapping';
 import { findVisibleScan } from './scans.repository';
 import { violationSummary } from './violation-summary';

@@ -18,7 +18,7 @@ import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
 import { teamRoutes } from '../teams/teams.routes';
 import { userRoutes } from '../users/users.routes';
-import { DomainError } from '../http/domain-error';
+import { DomainError } from '../domain-error';
 import { authentication } from './auth/authentication.plugin';
 import { sessionRoutes } from './auth/session.routes';
 import { registerErrorHandler, sendError } from './errors';

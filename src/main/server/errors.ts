@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, ErrorBodySchema, type ErrorBody, type ErrorCode } from '../../shared/api/errors';
 import { classifyDbError } from '../db/index';
-import { DomainError } from '../http/domain-error';
+import { DomainError } from '../domain-error';
 import { HttpError } from './http-error';
 import { detailsFromAjv } from '../http/validation';
 import { isApiRoute } from './request-path';

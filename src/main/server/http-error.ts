@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorDetail } from '../../shared/api/errors';
-import { DomainError } from '../http/domain-error';
+import { DomainError } from '../domain-error';
 
 /** A refusal that only HTTP has words for, carrying the headers it needs (Allow, WWW-Authenticate). */
 export class HttpError extends DomainError {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { assertJsonDepth, JsonDepthError } from '../../shared/json-depth';
-import { DomainError } from '../http/domain-error';
+import { DomainError } from '../domain-error';
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), after a nesting check: JSON.parse

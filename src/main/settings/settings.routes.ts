@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readFile } from 'node:fs/promises';
 import { Settings } from '../../shared/api/settings';
 import { tokenFile } from '../workspace/data-dir';
-import { forbidden } from '../http/domain-error';
+import { forbidden } from '../domain-error';
 import type { RouteDeps } from '../http/route-types';
 
 export interface SettingsDeps extends RouteDeps {

@@ -4,7 +4,7 @@ import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
 import { findRole, upsertMembership } from '../organizations/organizations.repository';
-import { conflict, notFound } from '../http/domain-error';
+import { conflict, notFound } from '../domain-error';
 import { findUserById } from '../users/users.repository';
 import * as repo from './teams.repository';
 import type { Role } from '../../shared/api/common';

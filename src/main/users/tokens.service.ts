@@ -1,7 +1,7 @@
 import type { CreatedToken, TokenInfo } from '../../shared/api/tokens';
 import { currentTimestamp } from '../../shared/time';
 import { type Db, type Executor, inTransaction, type TokenRow, type UserRow } from '../db/index';
-import { conflict, forbidden, notFound } from '../http/domain-error';
+import { conflict, forbidden, notFound } from '../domain-error';
 import { newId } from '../ids';
 import { endStreams } from '../live/live.service';
 import { deleteSessionsOfToken, deleteSessionsOfUser } from './sessions.repository';

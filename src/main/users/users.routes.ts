@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CreatedToken, TokenInfo, TokenList, TokenParams, UserTokensParams } from '../../shared/api/tokens';
 import { CreatedUser, CreateUserBody, User, UserList } from '../../shared/api/users';
 import { createdResponse } from '../http/created-response';
-import { forbidden } from '../http/domain-error';
+import { forbidden } from '../domain-error';
 import type { RouteDeps } from '../http/route-types';
 import { tokenFileOf } from './token-file';
 import { createToken, findToken, listTokens, revokeToken, rotateTokens } from './tokens.service';

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 
-/** A long timeline's summary pyramid: see src/main/evidence/timeline-grid.ts. */
+/** A long timeline's summary pyramid: see src/main/evidence/timeline/timeline-grid.ts. */
 export interface TimelineGridTable {
   scan_id: string;
   /** Epoch ms of the first entry: cell 0 of every level starts there. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
 import type { Db, ScanRow } from '../../db/index';
 import { findVisibleScan } from '../../scans/scans.repository';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';
 import { downloadStamp } from '../../http/download-stamp';
 import type { RouteDeps } from '../../http/route-types';

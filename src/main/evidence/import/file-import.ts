@@ -5,7 +5,7 @@ import type { Db } from '../../db/index';
 import { importEvidencePackage } from './package-import.service';
 import { packageTooLarge } from './import-errors';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-limits';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 
 // The desktop shell's imports (dialog, command line, OS open-file) call the same service as
 // POST /v1/evidence/imports, with the same limits, so a file is accepted or refused alike; only

@@ -1,4 +1,4 @@
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import type { JsonlLineError } from '../jsonl/line-splitter';
 
 // The errors of a refused package: above all the one 400 invalid_package

@@ -1,6 +1,6 @@
 import type { Violation } from '../../../shared/api/scans';
 import type { Executor, ScanRow } from '../../db/index';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { findScan, findVisibleScan } from '../../scans/scans.repository';
 import { derivedScanId } from './import-ids';
 

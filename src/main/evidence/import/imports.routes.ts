@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { ImportResult } from '../../../shared/api/evidence';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import type { RouteDeps } from '../../http/route-types';
 import { ImportSlots, type SlotRefusal } from './import-slots';
 import { importEvidencePackage } from './package-import.service';

@@ -1,6 +1,6 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import { type Db, withCheckpointsHeld } from '../../db/index';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { ScanFeed, type ScanNotice } from '../../live/scan-feed';
 import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';

@@ -3,7 +3,7 @@ import type { ScanStatus, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
 import { type Db, type Executor, inTransaction, type NewScan, type ScanRow } from '../../db/index';
 import { findScan, findVisibleScan, insertImportedScan, insertViolations } from '../../scans/scans.repository';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { derivedViolationId } from './import-ids';
 import { importTarget, refuseTakenViolationIds } from './import-target';
 import type { PackageScan } from './package-scan';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { packageTooLarge } from './import-errors';
 import type { ImportRouteLimits } from './import-limits';
 

@@ -1,7 +1,7 @@
 import type { TimelineBucket } from '../../../shared/api/evidence';
 import { formatTimestamp, LAST_TIMESTAMP_MS } from '../../../shared/time';
 import { type Db, type ScanRow, inTransaction } from '../../db/index';
-import { notFound } from '../../http/domain-error';
+import { notFound } from '../../domain-error';
 import { findVisibleScan } from '../../scans/scans.repository';
 import { timelineTupleChunks } from './timeline-reads.repository';
 import { timelineAggregate, timelineBounds, violationBucketCounts } from './timeline-windows.repository';

@@ -4,7 +4,7 @@ import { findUserBySession } from '../../users/sessions.repository';
 import { findTokenCredential } from '../../users/users.repository';
 import { hashToken } from '../../users/token';
 import { HttpError } from '../http-error';
-import { type DomainError } from '../../http/domain-error';
+import { type DomainError } from '../../domain-error';
 import { sessionCookieName } from './session-cookie';
 
 export const unauthorized = (message: string): DomainError =>

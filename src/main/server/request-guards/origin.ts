@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { forbidden } from '../../http/domain-error';
+import { forbidden } from '../../domain-error';
 
 export interface GuardOptions {
   /** Extra host names accepted besides the loopback names (`--allow-host`). */

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
-import { DomainError, forbidden } from '../../http/domain-error';
+import { DomainError, forbidden } from '../../domain-error';
 import { API_METHODS } from '../method-not-allowed/method-not-allowed.plugin';
 import { isApiRequest, normalizedPath } from '../request-path';
 import { isFromAnotherOrigin } from './fetch-metadata';

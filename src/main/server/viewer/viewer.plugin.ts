@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import { DomainError } from '../../http/domain-error';
+import { DomainError } from '../../domain-error';
 import { sendError } from '../errors';
 import { isApiPath, normalizedPath } from '../request-path';
 

@@ -1,9 +1,10 @@
-import type { ErrorCode, ErrorDetail } from '../../shared/api/errors';
+import type { ErrorCode, ErrorDetail } from '../shared/api/errors';
 
 /**
- * What went wrong, in the contract's words (docs/contract/errors.md#shape: a code, a message, details naming fields
- * or entries) and nothing about HTTP: services, repositories and the ZIP reader throw it, and the
- * assembly (server/errors.ts) alone turns the code into a status and a response.
+ * What went wrong, in the contract's words (docs/contract/errors.md#shape: a code, a message,
+ * details naming fields or entries) and nothing about HTTP: services, repositories and the ZIP
+ * reader throw it, and the assembly (server/errors.ts) alone turns the code into a status and a
+ * response. It lives beside the features, not in the HTTP toolkit, because they all speak it.
  */
 export class DomainError extends Error {
   constructor(
