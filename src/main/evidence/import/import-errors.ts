@@ -49,4 +49,5 @@ export const packageTooLarge = (limit: number): DomainError =>
   ]);
 
 /** A line of `name` that cannot be a line, as the refusal of the package. */
-export const lineError = (error: JsonlLineError, name: string): DomainError => invalidPackage(error.message, name);
+export const lineError = (error: JsonlLineError, name: string): DomainError =>
+  packageError({ entry: name, at: `line ${error.line}`, problems: [error.reason] });

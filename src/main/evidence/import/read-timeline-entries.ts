@@ -1,7 +1,7 @@
 import { parseDateOrDateTime } from '../../../shared/time';
 import { LineRun } from '../jsonl/line-splitter';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
-import { invalidPackage, packageError } from './import-errors';
+import { packageError } from './import-errors';
 import { QuickLineReader, quickTimelineEntry } from './quick-timeline-entry';
 import { checkTimelineEntry } from './read-documents';
 
@@ -39,7 +39,7 @@ export class TimelineLineParser {
 }
 
 function parseTimelineText(text: string, entry: string, line: number): StoredTimelineEntry {
-  if (text.trim() === '') throw invalidPackage(`line ${line}: empty line`, entry);
+  if (text.trim() === '') throw packageError({ entry, at: `line ${line}`, problems: ['empty line'] });
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -8,7 +8,7 @@
 export class JsonlLineError extends Error {
   constructor(
     readonly line: number,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`line ${line}: ${reason}`);
     this.name = 'JsonlLineError';

@@ -57,7 +57,7 @@ function reference(data: Buffer): { lines: string[] } | { error: string } {
     try {
       lines.push(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
     } catch {
-      return { error: `${NAME}: line ${i + 1}: not UTF-8` };
+      return { error: `${NAME} line ${i + 1}: not UTF-8` };
     }
   }
   return { lines };
@@ -114,7 +114,7 @@ describe('PackageArchive.readLineRuns', () => {
 
   it('refuses a line longer than the limit, unfinished in its chunk or whole in one', async () => {
     const limits = { ...DEFAULT_IMPORT_LIMITS, lineBytes: 1000 };
-    const long = { error: `${NAME}: line 3: longer than 1000 bytes` };
+    const long = { error: `${NAME} line 3: longer than 1000 bytes` };
     expect(await readAll(Buffer.from(`a\nb\n${'x'.repeat(100_000)}\nc\n`), 8, limits)).toEqual(long);
     expect(await readAll(Buffer.from(`a\nb\n${'x'.repeat(1001)}\nc\n`), 8, limits)).toEqual(long);
     // Bytes, not characters: 334 three-byte characters are 1002 bytes.
