@@ -5,14 +5,9 @@
 import { inTransaction } from '../../src/main/db/transaction';
 import type { Db } from '../../src/main/db/database';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../src/main/db/bulk-insert';
+import type { StoredTimelineEntry } from '../../src/main/evidence/timeline/timeline-entry';
 import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import type { Severity } from '../../src/shared/api/scans';
-
-export interface StoredEntrySpec {
-  timestamp: number;
-  action: string;
-  tokens: number;
-}
 
 export interface StoredViolationSpec {
   id: string;
@@ -27,7 +22,7 @@ export interface EvidenceScanSpec {
   submittedBy: string;
   entries: number;
   /** Entry `seq`; by default one a second from 2026-11-01, six actions, varied tokens. */
-  entryAt?: (seq: number) => StoredEntrySpec;
+  entryAt?: (seq: number) => StoredTimelineEntry;
   /** The token_breakdown column as stored (JSON text). */
   tokenBreakdown?: string;
   violations?: readonly StoredViolationSpec[];
@@ -36,7 +31,7 @@ export interface EvidenceScanSpec {
 const START_MS = Date.UTC(2026, 10, 1);
 const ACTIONS = ['chat.completion', 'code.completion', 'embedding', 'file.read', 'tool.call', 'web.search'];
 
-export const defaultEntry = (seq: number): StoredEntrySpec => ({
+export const defaultEntry = (seq: number): StoredTimelineEntry => ({
   timestamp: START_MS + seq * 1000,
   action: ACTIONS[seq % ACTIONS.length]!,
   tokens: (seq * 7919) % 4000,
