@@ -1,12 +1,14 @@
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { HttpError } from '../http-error';
-import { isApiPath, isApiRoute, normalizedPath } from '../request-path';
+import { isApiPath, isApiRoute } from '../request-path';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The 405 for `method` on `path`, its Allow header naming the methods the path does take. */
     methodNotAllowed(method: string, path: string): HttpError;
+    /** For a request no route took: its 405 if the API has `path` with other methods, else nothing. */
+    methodNotAllowedFor(method: string, path: string): HttpError | undefined;
   }
 }
 
@@ -15,9 +17,10 @@ export const API_METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH',
 /**
  * 405 rather than 404 for a path the API has with other methods (docs/contract/errors.md#codes).
  * A second router holding only the API's routes answers "does this path exist with another
- * method?"; the viewer's catch-all must not count. A request no route matched gets its 405 in a
- * preHandler hook: after its body was read, as any handler's, and before the not-found handler
- * (the viewer plugin's). Not encapsulated: it must see every route added after it.
+ * method?"; the viewer's catch-all must not count. The not-found handler (the viewer plugin's)
+ * asks it first, so a request no route took is answered 405 where the path exists; a hook on
+ * every request would cost each of them for the few that need it. Not encapsulated: it must see
+ * every route added after it.
  */
 export const methodNotAllowed = fp(
   async (app) => {
@@ -36,13 +39,9 @@ export const methodNotAllowed = fp(
       });
     };
     app.decorate('methodNotAllowed', refusal);
-
-    // On every request, so kept to a callback and a flag for all but the few no route matched.
-    app.addHook('preHandler', (request, _reply, done) => {
-      if (!request.is404) return done();
-      const path = normalizedPath(request.url);
-      done(API_METHODS.some((method) => apiRoutes.find(method, path)) ? refusal(request.method, path) : undefined);
-    });
+    app.decorate('methodNotAllowedFor', (method: string, path: string) =>
+      API_METHODS.some((each) => apiRoutes.find(each, path)) ? refusal(method, path) : undefined,
+    );
   },
   { name: 'method-not-allowed' },
 );

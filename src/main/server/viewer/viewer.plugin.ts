@@ -29,6 +29,8 @@ export const viewer = fp<ViewerOptions>(
 
     app.setNotFoundHandler(async (request, reply) => {
       const path = normalizedPath(request.url);
+      const refusal = app.methodNotAllowedFor(request.method, path);
+      if (refusal) return sendError(reply, refusal);
       const isPage = !/\.[a-z0-9]+$/i.test(path);
       if (rendererDir && isPage && !isApiPath(path) && (request.method === 'GET' || request.method === 'HEAD')) {
         return reply.type('text/html; charset=utf-8').sendFile('index.html');
@@ -44,5 +46,5 @@ export const viewer = fp<ViewerOptions>(
       reply.type('text/html; charset=utf-8').send(NOT_BUILT),
     );
   },
-  { name: 'viewer' },
+  { name: 'viewer', dependencies: ['method-not-allowed'] },
 );

@@ -17,7 +17,8 @@ async function appWithRoutes(rendererDir?: string): Promise<FastifyInstance> {
   app.delete('/v1/things/:id', async () => null);
   app.post('/v1/things', async () => ({ ok: true }));
   app.get('/page', async () => 'a page outside the API');
-  if (rendererDir) await app.register(viewer, { rendererDir });
+  // The viewer's not-found handler is where a request no route took asks for its 405.
+  await app.register(viewer, { rendererDir: rendererDir ?? null });
   await app.ready();
   return app;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../../../../src/main/server/errors';
+import { methodNotAllowed } from '../../../../src/main/server/method-not-allowed/method-not-allowed.plugin';
 import { viewer } from '../../../../src/main/server/viewer/viewer.plugin';
 
 const INDEX = '<!doctype html><title>Scandesk</title><div id="root"></div>';
@@ -21,6 +22,7 @@ afterEach(() => app.close());
 async function appServing(dir: string | null): Promise<FastifyInstance> {
   app = Fastify();
   registerErrorHandler(app);
+  await app.register(methodNotAllowed);
   app.get('/v1/me', async () => ({ ok: true }));
   await app.register(viewer, { rendererDir: dir });
   await app.ready();
