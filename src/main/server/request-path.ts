@@ -28,8 +28,9 @@ export const isApiRoute = (url: string): boolean => url.startsWith('/v1') || url
  * route it matched decide, never the raw target; routes marked `public` need none.
  */
 export const isApiRequest = (request: FastifyRequest, path = normalizedPath(request.url)): boolean => {
-  const route = request.routeOptions.url;
-  return (isApiPath(path) || (route !== undefined && isApiPath(route))) && request.routeOptions.config?.public !== true;
+  // Fastify builds routeOptions anew at each read: once.
+  const { url: route, config } = request.routeOptions;
+  return (isApiPath(path) || (route !== undefined && isApiPath(route))) && config?.public !== true;
 };
 
 /**

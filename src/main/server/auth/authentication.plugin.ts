@@ -2,7 +2,6 @@ import fastifyCookie from '@fastify/cookie';
 import fp from 'fastify-plugin';
 import type { Db, UserRow } from '../../db/index';
 import type { Credential } from '../../http/credential';
-import { isApiRequest } from '../request-path';
 import { authenticate } from './authenticate';
 import { PendingSignIns } from './pending-sign-ins';
 import { exchangeTokenForSession } from './token-exchange';
@@ -41,7 +40,7 @@ export const authentication = fp<AuthenticationOptions>(
     app.decorate('pendingSignIns', pendingSignIns);
 
     app.addHook('onRequest', async (request, reply) => {
-      if (isApiRequest(request)) {
+      if (request.needsCaller) {
         Object.assign(request, await authenticate(db, request, port()));
         reply.header('Cache-Control', 'no-store');
       } else if (await exchangeTokenForSession({ db, port: port(), pendingSignIns }, request, reply)) {
