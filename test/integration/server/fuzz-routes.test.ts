@@ -575,10 +575,12 @@ beforeAll(async () => {
   expect(response.statusCode).toBe(200);
   const doc = response.json() as { paths: Record<string, Record<string, OpenApiOperation>> };
   // GET /v1/events answers a stream that never ends by design (an in-process request would wait
-  // for ever); test/integration/live/events.test.ts covers it, refusals included.
-  const endless = new Set(['/v1/events']);
+  // for ever); test/integration/live/events.test.ts covers it, refusals included. Rotating a
+  // user's tokens, drawn for the owner, would leave every later request of the run with an unknown
+  // token; test/integration/users/tokens.routes.test.ts covers it.
+  const skipped = new Set(['/v1/events', '/v1/users/{user_id}/tokens/rotate']);
   operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(endless.has(path) ? {} : methods).map(([method, spec]) => {
+    Object.entries(skipped.has(path) ? {} : methods).map(([method, spec]) => {
       const parameters = spec.parameters ?? [];
       const content = spec.requestBody?.content ?? {};
       return {
