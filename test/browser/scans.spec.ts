@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { Scan, ScanList } from '../../src/shared/api/scans';
 import type { Evidence } from '../../src/shared/api/evidence';
-import { expect, expectAccessible, saveScreenshot, signIn, test } from './fixtures';
+import { expect, expectAccessible, organizationWithPolicy, saveScreenshot, signIn, test } from './fixtures';
 
 const pageLabel = (page: Page) => page.getByRole('navigation', { name: 'Pages' }).locator('.pager-label');
 /**
@@ -235,21 +235,7 @@ test('a 5,000-entry timeline: the entries table pages as it scrolls and jumps to
 }) => {
   test.setTimeout(60_000);
   await signIn(page, '/scans');
-  const headers = { Authorization: `Bearer ${process.env.SCANDESK_TOKEN}` };
-  const org = await page.request.post('/v1/organizations', { headers, data: { name: `Long timeline ${Date.now()}` } });
-  expect(org.status()).toBe(201);
-  const orgId = ((await org.json()) as { id: string }).id;
-  const policy = await page.request.put(`/v1/organizations/${orgId}/policy`, {
-    headers,
-    data: {
-      max_tokens_per_scan: null,
-      max_tokens_per_request: null,
-      allowed_tools: null,
-      blocked_tools: [],
-      blocked_actions: ['deploy.prod'],
-    },
-  });
-  expect(policy.status()).toBe(200);
+  const orgId = await organizationWithPolicy(page, `Long timeline ${Date.now()}`, { blocked_actions: ['deploy.prod'] });
   // One blocked action, near the end: its row is on the last 1,000-entry page.
   const blocked = 4990;
   const t0 = Date.parse('2026-11-20T08:00:00.000Z');
@@ -259,7 +245,7 @@ test('a 5,000-entry timeline: the entries table pages as it scrolls and jumps to
     tokens: 10 + (i % 7),
   }));
   const submitted = await page.request.post('/v1/scans', {
-    headers,
+    headers: { Authorization: `Bearer ${process.env.SCANDESK_TOKEN}` },
     data: {
       tool: 'long-timeline',
       action: 'session',
