@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { MembershipTable, OrganizationTable } from './tables/organization.table';
 import type { PolicyTable } from './tables/policy.table';
 import type { PolicyRunTable, PolicyStagedScanTable, PolicyStagedViolationTable } from './tables/policy-run.table';
+import type { RemoteTable, SyncPushTable } from './tables/remote.table';
 import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/rollup.table';
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
@@ -33,6 +34,8 @@ export interface Database {
   policy_runs: PolicyRunTable;
   policy_staged_scans: PolicyStagedScanTable;
   policy_staged_violations: PolicyStagedViolationTable;
+  remotes: RemoteTable;
+  sync_pushes: SyncPushTable;
 }
 
 export type Db = Kysely<Database>;

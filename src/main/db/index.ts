@@ -56,6 +56,7 @@ export { listen, notify, NOTIFY_MAX_BYTES, type Listener } from './postgres/noti
 export type * from './tables/organization.table';
 export type * from './tables/policy-run.table';
 export type * from './tables/policy.table';
+export type * from './tables/remote.table';
 export type * from './tables/rollup.table';
 export type * from './tables/scan.table';
 export type * from './tables/session.table';

@@ -15,6 +15,7 @@ import { inTransaction } from './transaction';
 const TABLES: readonly { table: keyof Database & string; key: readonly string[] }[] = [
   { table: 'users', key: ['id'] },
   { table: 'tokens', key: ['id'] },
+  { table: 'remotes', key: ['id'] },
   { table: 'organizations', key: ['id'] },
   { table: 'memberships', key: ['organization_id', 'user_id'] },
   { table: 'teams', key: ['id'] },
@@ -26,6 +27,7 @@ const TABLES: readonly { table: keyof Database & string; key: readonly string[] 
   { table: 'timeline_grids', key: ['scan_id'] },
   { table: 'timeline_cells', key: ['scan_id', 'level', 'cell'] },
   { table: 'violations', key: ['id'] },
+  { table: 'sync_pushes', key: ['remote_id', 'scan_id'] },
 ];
 
 const PAGE_ROWS = 5000;

@@ -150,6 +150,8 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
       package_id: null,
       package_origin: null,
+      origin_remote_id: null,
+      origin_id: null,
     };
     await repo.insertScan(trx, row);
     await insertTimeline(trx, scanId, timeline);

@@ -10,7 +10,8 @@ export const SCAN_STATUSES = ['pending', 'running', 'completed', 'failed'] as co
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
 export const ScanStatusSchema = Type.Enum(SCAN_STATUSES);
 
-export const SCAN_SOURCES = ['submitted', 'imported'] as const;
+/** `pulled`: mirrored from a remote by a sync (docs/contract/api.md#sync), read-only here. */
+export const SCAN_SOURCES = ['submitted', 'imported', 'pulled'] as const;
 export type ScanSource = (typeof SCAN_SOURCES)[number];
 
 export const MAX_TIMELINE_ENTRIES = 100_000;

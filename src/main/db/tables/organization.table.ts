@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 import type { Plan, Role } from '../../../shared/api/common';
 
 export interface OrganizationTable {
@@ -6,6 +6,10 @@ export interface OrganizationTable {
   name: string;
   plan: Plan;
   created_at: string;
+  /** The remote this organization is mirrored from (read-only here), or null: a local one. */
+  remote_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its id on that remote. */
+  remote_org_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MembershipTable {

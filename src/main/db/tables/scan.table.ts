@@ -27,6 +27,10 @@ export interface ScanTable {
   package_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** What made that package (a format-1 manifest's `generator`), where the package says. */
   package_origin: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A pulled scan's remote (docs/sync.md); null for a scan made here. */
+  origin_remote_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A pulled scan's id on that remote. */
+  origin_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ScanRow = Selectable<ScanTable>;

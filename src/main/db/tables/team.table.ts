@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 export interface TeamTable {
   id: string;
@@ -7,6 +7,10 @@ export interface TeamTable {
   /** Lower-cased name: the unique key that makes team names case-insensitive per organization. */
   name_key: string;
   created_at: string;
+  /** The remote this team is mirrored from (read-only here), or null: a local one. */
+  remote_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its id on that remote. */
+  remote_team_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TeamMemberTable {

@@ -82,6 +82,8 @@ async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: Ne
     organization_id: row.organization_id ?? null,
     package_id: row.package_id ?? null,
     package_origin: row.package_origin ?? null,
+    origin_remote_id: row.origin_remote_id ?? null,
+    origin_id: row.origin_id ?? null,
   };
 }
 
