@@ -1,0 +1,88 @@
+import { Type, type Static } from 'typebox';
+import { Id, Timestamp } from './common';
+
+// Sync between stores (docs/contract/api.md#sync, docs/sync.md). Two halves: the change feed a
+// Scandesk server answers to whoever syncs from it, and what a sync run reports on the store that
+// runs it (progress while it runs, a summary at the end).
+
+/** Most changes one feed page holds: one evidence export's worth of scans. */
+export const SYNC_PAGE_MAX = 1000;
+
+/** `GET /v1/sync/changes` (extension): the scans that changed since a cursor, a page at a time. */
+export const SyncChangesQuery = Type.Object(
+  {
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 8192,
+        description: 'the `cursor` of the previous page, as it was; absent: from the beginning',
+      }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SYNC_PAGE_MAX, default: 500 })),
+  },
+  { additionalProperties: false },
+);
+export type SyncChangesQuery = Static<typeof SyncChangesQuery>;
+
+export const SyncChange = Type.Object({
+  id: Id,
+  change_seq: Type.Integer({
+    minimum: 0,
+    description: 'the store change that last touched the scan (stored, or its violations re-evaluated)',
+  }),
+});
+export type SyncChange = Static<typeof SyncChange>;
+
+export const SyncChanges = Type.Object({
+  changes: Type.Array(SyncChange, { description: 'scans the caller can see, changed after the cursor' }),
+  cursor: Type.String({ description: 'opaque: pass it back to read on from here' }),
+  more: Type.Boolean({ description: 'true while changes remain after this page' }),
+  total: Type.Integer({ minimum: 0, description: 'the scans the caller can see now' }),
+});
+export type SyncChanges = Static<typeof SyncChanges>;
+
+/** How a sync run ended: `done`, `partial` (some scans failed, named in `errors`), `unreachable`. */
+export const SYNC_OUTCOMES = ['done', 'partial', 'unreachable'] as const;
+export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
+
+export const SyncProblem = Type.Object({
+  what: Type.String({ description: 'what failed: a scan id, "pull", "push", "organizations"' }),
+  why: Type.String(),
+});
+export type SyncProblem = Static<typeof SyncProblem>;
+
+export const SyncSummary = Type.Object({
+  remote: Type.String({ description: "the remote's name" }),
+  outcome: Type.Enum(SYNC_OUTCOMES),
+  started_at: Timestamp,
+  finished_at: Timestamp,
+  pulled: Type.Object({
+    new: Type.Integer({ minimum: 0 }),
+    changed: Type.Integer({ minimum: 0, description: 'stored before, now different (re-evaluated)' }),
+    unchanged: Type.Integer({ minimum: 0 }),
+    bytes: Type.Integer({ minimum: 0 }),
+  }),
+  pushed: Type.Object({
+    sent: Type.Integer({ minimum: 0, description: 'acknowledged by the remote in this run' }),
+    waiting: Type.Integer({ minimum: 0, description: 'still to send' }),
+  }),
+  gone: Type.Integer({
+    minimum: 0,
+    description: 'pulled scans the remote no longer lists; kept here (deletions are not propagated)',
+  }),
+  errors: Type.Array(SyncProblem),
+});
+export type SyncSummary = Static<typeof SyncSummary>;
+
+/** One line of a sync's progress stream (NDJSON), then one `summary` line at the end. */
+export const SyncEvent = Type.Union([
+  Type.Object({
+    type: Type.Literal('progress'),
+    phase: Type.Enum(['organizations', 'pull', 'push'] as const),
+    done: Type.Integer({ minimum: 0, description: 'scans done in this phase' }),
+    total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'null while unknown' }),
+    bytes: Type.Integer({ minimum: 0, description: 'bytes received so far' }),
+  }),
+  Type.Object({ type: Type.Literal('summary'), summary: SyncSummary }),
+]);
+export type SyncEvent = Static<typeof SyncEvent>;
