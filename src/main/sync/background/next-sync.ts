@@ -59,18 +59,23 @@ export function dueAt(remote: ScheduledRemote, now: number): number | null {
 }
 
 /**
- * The remote to sync now and when to look again. One at a time: while `running`, nothing is due
- * and there is no wake time (the scheduler asks again when that run ends). Of the due remotes, the one waiting longest
- * goes first, so a remote that keeps failing cannot starve the others; ties by name.
+ * The remote to sync now and when to look again. Never two at once: while any remote's lease is
+ * held (a run the viewer or `scandesk sync` started, here or in another process), nothing is due
+ * and the schedule looks again when the first lease would end; the caller runs one remote at a
+ * time and asks again when it ends. Of the due remotes, the one waiting longest goes first, so a
+ * remote that keeps failing cannot starve the others; ties by name.
  */
-export function nextSync(remotes: readonly ScheduledRemote[], now: number, running: boolean): NextSync {
+export function nextSync(remotes: readonly ScheduledRemote[], now: number): NextSync {
+  const leases = remotes.flatMap((remote) =>
+    remote.leaseUntil !== null && remote.leaseUntil > now ? [remote.leaseUntil] : [],
+  );
   const turns = remotes
     .map((remote) => ({ remote, at: dueAt(remote, now) }))
     .filter((turn): turn is { remote: ScheduledRemote; at: number } => turn.at !== null)
     .sort((a, b) => a.at - b.at || (a.remote.name < b.remote.name ? -1 : a.remote.name > b.remote.name ? 1 : 0));
-  if (running) return { due: null, wakeAt: null };
   const first = turns[0];
   if (first === undefined) return { due: null, wakeAt: null };
+  if (leases.length > 0) return { due: null, wakeAt: Math.max(first.at, Math.min(...leases)) };
   if (first.at > now) return { due: null, wakeAt: first.at };
   return { due: first.remote, wakeAt: turns[1]?.at ?? null };
 }

@@ -85,8 +85,8 @@ describe('dueAt', () => {
 
 describe('nextSync', () => {
   it('has nothing to do without background remotes', () => {
-    expect(nextSync([], NOW, false)).toEqual({ due: null, wakeAt: null });
-    expect(nextSync([remote({ background: false, lastSyncAt: null })], NOW, false)).toEqual({
+    expect(nextSync([], NOW)).toEqual({ due: null, wakeAt: null });
+    expect(nextSync([remote({ background: false, lastSyncAt: null })], NOW)).toEqual({
       due: null,
       wakeAt: null,
     });
@@ -95,14 +95,14 @@ describe('nextSync', () => {
   it('wakes when the first remote is due', () => {
     const soon = remote({ name: 'soon', lastSyncAt: NOW - 10 * MINUTE });
     const later = remote({ name: 'later', lastSyncAt: NOW - MINUTE });
-    expect(nextSync([later, soon], NOW, false)).toEqual({ due: null, wakeAt: NOW + 5 * MINUTE });
+    expect(nextSync([later, soon], NOW)).toEqual({ due: null, wakeAt: NOW + 5 * MINUTE });
   });
 
   it('syncs the remote waiting longest first, and wakes for the next', () => {
     const late = remote({ name: 'late', lastSyncAt: NOW - 60 * MINUTE });
     const later = remote({ name: 'later', lastSyncAt: NOW - 20 * MINUTE });
     const fresh = remote({ name: 'fresh', lastSyncAt: NOW - MINUTE });
-    const first = nextSync([fresh, later, late], NOW, false);
+    const first = nextSync([fresh, later, late], NOW);
     expect(first.due?.name).toBe('late');
     expect(first.wakeAt).toBe(NOW - 5 * MINUTE);
   });
@@ -110,13 +110,19 @@ describe('nextSync', () => {
   it('orders remotes due at the same moment by name', () => {
     const b = remote({ name: 'b', lastSyncAt: null });
     const a = remote({ name: 'a', lastSyncAt: null });
-    expect(nextSync([b, a], NOW, false)).toEqual({ due: a, wakeAt: NOW });
+    expect(nextSync([b, a], NOW)).toEqual({ due: a, wakeAt: NOW });
   });
 
-  it('runs one at a time: nothing is due while a run goes on', () => {
-    const due = remote({ lastSyncAt: null });
-    expect(nextSync([due], NOW, true)).toEqual({ due: null, wakeAt: null });
-    expect(nextSync([due], NOW, false).due).toBe(due);
+  it('runs one at a time: nothing is due while any remote is being synced, until its lease would end', () => {
+    const due = remote({ name: 'due', lastSyncAt: null });
+    const busy = remote({ name: 'busy', background: false, leaseUntil: NOW + MINUTE });
+    expect(nextSync([due, busy], NOW)).toEqual({ due: null, wakeAt: NOW + MINUTE });
+    expect(nextSync([due, { ...busy, leaseUntil: NOW }], NOW).due).toBe(due);
+    // A lease with nothing due after it: nothing to wake for.
+    expect(nextSync([busy], NOW)).toEqual({ due: null, wakeAt: null });
+    // The next turn is later than the lease: the lease does not bring it forward.
+    const fresh = remote({ name: 'fresh' });
+    expect(nextSync([fresh, busy], NOW)).toEqual({ due: null, wakeAt: NOW + 14 * MINUTE });
   });
 
   it('comes back to an unreachable remote soon, without starving one that is due longer', () => {
@@ -127,8 +133,8 @@ describe('nextSync', () => {
       unreachableStreak: 1,
     });
     const waiting = remote({ name: 'waiting', lastSyncAt: NOW - 16 * MINUTE });
-    expect(nextSync([offline, waiting], NOW, false).due?.name).toBe('waiting');
-    expect(nextSync([offline], NOW, false).due?.name).toBe('offline');
-    expect(nextSync([offline], NOW - 1, false)).toEqual({ due: null, wakeAt: NOW });
+    expect(nextSync([offline, waiting], NOW).due?.name).toBe('waiting');
+    expect(nextSync([offline], NOW).due?.name).toBe('offline');
+    expect(nextSync([offline], NOW - 1)).toEqual({ due: null, wakeAt: NOW });
   });
 });
