@@ -1,11 +1,15 @@
-import type { SyncOutcome, SyncSummary } from '../../../shared/api/sync';
+import type { SyncSummary } from '../../../shared/api/sync';
 import type { Db, RemoteRow } from '../../db/index';
 import { listRemotes } from '../remotes/remotes.repository';
-import { nextSync, type ScheduledRemote } from './next-sync';
+import { SyncRuns } from '../sync-runs';
+import { nextSync } from './next-sync';
+import { countFailure, scheduled, type Seen } from './scheduled-remote';
 
 // Background sync while a server runs (README.md here): reads the remotes, asks next-sync.ts
-// which is due, runs it, and asks again. Its timers never keep the process alive, and stop()
-// (the server closing) ends a run that is going before the store closes.
+// which is due, runs it, and asks again. A run is the one the viewer's Sync now and `scandesk
+// sync` through the server join (sync-runs.ts), so a click during a background run watches it
+// instead of starting another. Its timers never keep the process alive; stop() schedules nothing
+// more, and closing the store stops a run that is going (the store owns the runs).
 
 /** The most a background scheduler waits before reading the remotes again: one added or switched on is noticed then. */
 export const DEFAULT_POLL_MS = 60_000;
@@ -18,64 +22,29 @@ export interface BackgroundLog {
 
 export interface BackgroundSyncDeps {
   db: Db;
-  /**
-   * One sync of `remote`, joining one already going in this process; what it returns or throws is
-   * only logged (the run saves its own summary on the remote row, which the schedule reads).
-   */
-  sync(remote: RemoteRow, signal: AbortSignal): Promise<SyncSummary>;
+  /** Where the remotes' token files are. */
+  dataDir: string;
   log: BackgroundLog;
+  /**
+   * One sync of `remote`: by default the store's run of it, joined if one goes on. What it
+   * answers or throws is only logged: the run saves its summary on the remote row, which the
+   * schedule reads.
+   */
+  sync?: (remote: RemoteRow) => Promise<SyncSummary>;
   pollMs?: number;
   now?: () => number;
 }
 
 export interface BackgroundSync {
-  /** Ends the run that is going (its summary says it was stopped) and schedules nothing more. */
-  stop(): Promise<void>;
+  /** Schedules nothing more; a run going on ends when the store closes (it saves its summary). */
+  stop(): void;
+  /** Resolves when the turn going on (reading the remotes, a run) has ended: for tests. */
+  settled(): Promise<void>;
 }
 
-/** What the scheduler remembers of a remote between readings: how many runs in a row could not reach it. */
-interface Seen {
-  /** The `last_sync_at` last counted. */
-  at: number | null;
-  unreachableStreak: number;
-  /** A run that threw before saving a summary: scheduled as an unreachable one at that time. */
-  failedAt: number | null;
-}
-
-function outcomeOf(row: RemoteRow): SyncOutcome | null {
-  if (row.last_sync === null) return null;
-  try {
-    return (JSON.parse(row.last_sync) as Partial<SyncSummary>).outcome ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** A remote row as the schedule sees it, counting a run it has not seen yet into `seen`. */
-export function scheduled(row: RemoteRow, seen: Map<string, Seen>): ScheduledRemote {
-  const memory = seen.get(row.id) ?? { at: null, unreachableStreak: 0, failedAt: null };
-  let outcome = outcomeOf(row);
-  if (row.last_sync_at !== null && row.last_sync_at !== memory.at) {
-    memory.at = row.last_sync_at;
-    memory.unreachableStreak = outcome === 'unreachable' ? memory.unreachableStreak + 1 : 0;
-    memory.failedAt = null;
-  }
-  seen.set(row.id, memory);
-  let lastSyncAt = row.last_sync_at;
-  if (memory.failedAt !== null && (lastSyncAt === null || memory.failedAt > lastSyncAt)) {
-    lastSyncAt = memory.failedAt;
-    outcome = 'unreachable';
-  }
-  return {
-    id: row.id,
-    name: row.name,
-    background: row.background === 1,
-    intervalMinutes: row.interval_minutes,
-    lastSyncAt,
-    lastOutcome: outcome,
-    unreachableStreak: memory.unreachableStreak,
-    leaseUntil: row.lease_until,
-  };
+async function storeRun(deps: BackgroundSyncDeps, remote: RemoteRow): Promise<SyncSummary> {
+  const run = await SyncRuns.of(deps.db).join({ db: deps.db, dataDir: deps.dataDir }, remote);
+  return run.finished;
 }
 
 /** The run's one log line: counts and the first problem, never the token (no message carries it). */
@@ -116,16 +85,16 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
     timer.unref();
   };
 
+  const sync = deps.sync ?? ((remote: RemoteRow) => storeRun(deps, remote));
+
   const runOne = async (row: RemoteRow): Promise<void> => {
     const started = performance.now();
     try {
-      logRun(log, await deps.sync(row, stopping.signal), performance.now() - started);
+      logRun(log, await sync(row), performance.now() - started);
     } catch (error) {
-      const memory = seen.get(row.id);
-      if (memory) {
-        memory.failedAt = now();
-        memory.unreachableStreak += 1;
-      }
+      // Not started (another process holds the remote, the store is closing) or broken.
+      countFailure(seen, row.id, now());
+      if (stopping.signal.aborted) return;
       const why = error instanceof Error ? error.message : String(error);
       log.warn({ remote: row.name, problem: why }, `background sync of ${row.name} did not run: ${why}`);
     }
@@ -166,9 +135,11 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
 
   wake(now());
   return {
-    async stop() {
+    stop() {
       stopping.abort();
       clearTimeout(timer);
+    },
+    async settled() {
       await turn;
     },
   };
