@@ -13,6 +13,8 @@ const DEFAULT_INTERVAL = 15;
 export function AddRemoteForm({ onAdded }: { onAdded: (remote: Remote) => void }) {
   const add = useAddRemote();
   const headingId = useId();
+  const tokenId = useId();
+  const tokenHintId = useId();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
@@ -84,20 +86,22 @@ export function AddRemoteForm({ onAdded }: { onAdded: (remote: Remote) => void }
           placeholder="https://scandesk.example.org"
         />
       </label>
-      <label className="org-field">
-        Token
+      <div className="org-field">
+        <label htmlFor={tokenId}>Token</label>
         <input
+          id={tokenId}
           type="password"
           value={token}
           onChange={(event) => setToken(event.target.value)}
           required
           autoComplete="new-password"
           spellCheck={false}
+          aria-describedby={tokenHintId}
         />
-        <span className="org-reason">
+        <span id={tokenHintId} className="org-reason">
           The remote user’s token: kept in this workspace’s data directory, never shown again.
         </span>
-      </label>
+      </div>
       <fieldset className="sync-ca">
         <legend>Private CA (optional)</legend>
         <label className="org-field">
