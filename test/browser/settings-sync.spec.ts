@@ -161,7 +161,7 @@ test('a remote with a wrong token says so; with the right one it is tested, then
   await expect(remote).toContainText('never');
 
   await remote.getByRole('button', { name: /^Change token/ }).click();
-  await remote.getByLabel('New token').fill(team.token);
+  await remote.getByLabel('New token', { exact: true }).fill(team.token);
   await remote.getByRole('button', { name: 'Save token' }).click();
   await expect(remote.getByTestId('test-result')).toHaveText(
     "Reached a Scandesk server: the token's user sees 3 scans in 0 organizations.",
