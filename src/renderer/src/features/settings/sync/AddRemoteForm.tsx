@@ -132,7 +132,7 @@ export function AddRemoteForm({ onAdded }: { onAdded: (remote: Remote) => void }
         <input type="checkbox" checked={insecure} onChange={(event) => setInsecure(event.target.checked)} /> Allow plain
         http to a remote that is not on this machine (the token then crosses the network unencrypted)
       </label>
-      <div className="org-row">
+      <div className="sync-row">
         <label className="settings-field">
           <input type="checkbox" checked={background} onChange={(event) => setBackground(event.target.checked)} /> Sync
           in the background

@@ -19,7 +19,7 @@ export function BackgroundSetting({ remote }: { remote: Remote }) {
   };
 
   return (
-    <form className="org-row sync-background" onSubmit={save}>
+    <form className="sync-row" onSubmit={save}>
       <label className="settings-field">
         <input
           type="checkbox"
