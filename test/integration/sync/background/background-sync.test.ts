@@ -10,6 +10,8 @@ import {
   type BackgroundLog,
   type BackgroundSync,
 } from '../../../../src/main/sync/background/background-sync';
+import { createRemote } from '../../../../src/main/sync/remotes/remotes.service';
+import { findWorkspaceOwner } from '../../../../src/main/users/users.repository';
 import { openWorkspace } from '../../../../src/main/workspace/workspace';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
 import { dropTestDatabase, testDatabaseFor } from '../../../helpers/test-database';
@@ -131,5 +133,33 @@ describe('background sync', () => {
     expect(line.message).toContain(`cannot reach 127.0.0.1:${port}`);
     expect(JSON.stringify(log.lines)).not.toContain('sdt_away');
     expect((await remote('away')).last_sync).toMatchObject({ outcome: 'unreachable' });
+  });
+
+  it('runs while a server started with it runs, through its logger, and the server still closes', async () => {
+    const laptopDir = mkdtempSync(join(tmpdir(), 'scandesk-background-laptop-'));
+    const workspace = await openWorkspace(laptopDir, { database: await testDatabaseFor(laptopDir) });
+    const owner = await findWorkspaceOwner(workspace.db);
+    await createRemote(workspace.db, laptopDir, owner!.id, { name: 'team', url: team.url, token: teamToken });
+    const lines: string[] = [];
+    let heard: (line: string) => void = () => undefined;
+    const ran = new Promise<string>((resolve) => (heard = resolve));
+    const log = {
+      level: 'info',
+      write(line: string) {
+        lines.push(line);
+        if (line.includes('background sync of team')) heard(line);
+      },
+    };
+    const server = await startServer({ workspace, port: 0, host: '127.0.0.1', log, backgroundSync: true });
+    try {
+      const line = JSON.parse(await ran) as { level: number; msg: string; remote: string; outcome: string };
+      expect(line).toMatchObject({ remote: 'team', outcome: 'done' });
+      expect(line.msg).toMatch(/^background sync of team: done, \d+ new/);
+      expect(lines.join('')).not.toContain(teamToken);
+    } finally {
+      await server.close();
+      await dropTestDatabase(laptopDir);
+      rmSync(laptopDir, { recursive: true, force: true });
+    }
   });
 });
