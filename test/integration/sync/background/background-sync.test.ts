@@ -58,7 +58,7 @@ describe('background sync', () => {
   let teamDir: string;
   let team: RunningServer;
   let teamToken: string;
-  let laptop: TestContext;
+  let laptop: TestContext | undefined;
   let background: BackgroundSync | undefined;
 
   beforeAll(async () => {
@@ -81,6 +81,7 @@ describe('background sync', () => {
     await background?.settled();
     background = undefined;
     await laptop?.close();
+    laptop = undefined;
   });
 
   afterAll(async () => {
@@ -90,13 +91,13 @@ describe('background sync', () => {
   });
 
   async function addRemote(body: Record<string, unknown>): Promise<Remote> {
-    const response = await laptop.request({ method: 'POST', url: '/v1/remotes', payload: body });
+    const response = await laptop!.request({ method: 'POST', url: '/v1/remotes', payload: body });
     expect(response.statusCode).toBe(201);
     return response.json<Remote>();
   }
 
   async function remote(name: string): Promise<Remote> {
-    return (await laptop.request({ method: 'GET', url: `/v1/remotes/${name}` })).json<Remote>();
+    return (await laptop!.request({ method: 'GET', url: `/v1/remotes/${name}` })).json<Remote>();
   }
 
   it('pulls from a background remote unasked, leaves one with background off alone, and logs the run in one line without the token', async () => {
