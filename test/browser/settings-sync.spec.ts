@@ -226,3 +226,13 @@ test('a remote that cannot be reached says so; Remove asks first', async ({ sign
   await expect(card.getByRole('region', { name })).toHaveCount(0);
   added.splice(added.indexOf(name), 1);
 });
+
+test('a user who is not the workspace owner sees why there is nothing to manage', async ({ page, request }) => {
+  const created = await request.post('/v1/users', { headers: owner(), data: { name: `sync-member-${Date.now()}` } });
+  expect(created.status()).toBe(201);
+  const { token } = (await created.json()) as { token: string };
+  await page.goto(`/settings?token=${encodeURIComponent(token)}`);
+  const card = syncCard(page);
+  await expect(card).toContainText('Only the workspace owner can manage remotes.');
+  await expect(card.getByRole('form', { name: 'Add a remote' })).toHaveCount(0);
+});
