@@ -11,6 +11,13 @@ import { useUpdateRemote } from './remotes-api';
 export function BackgroundSetting({ remote }: { remote: Remote }) {
   const update = useUpdateRemote(remote.name);
   const [minutes, setMinutes] = useState(String(remote.interval_minutes));
+  // The box follows the click at once (the answer comes later), and the server's value when it changes.
+  const [on, setOn] = useState(remote.background);
+  const [saved, setSaved] = useState(remote.background);
+  if (saved !== remote.background) {
+    setSaved(remote.background);
+    setOn(remote.background);
+  }
   const changed = Number(minutes) !== remote.interval_minutes;
 
   const save = (event: FormEvent): void => {
@@ -23,9 +30,13 @@ export function BackgroundSetting({ remote }: { remote: Remote }) {
       <label className="settings-field">
         <input
           type="checkbox"
-          checked={remote.background}
+          checked={on}
           disabled={update.isPending}
-          onChange={(event) => update.mutate({ background: event.target.checked })}
+          onChange={(event) => {
+            const background = event.target.checked;
+            setOn(background);
+            update.mutate({ background }, { onError: () => setOn(remote.background) });
+          }}
         />{' '}
         Sync {remote.name} in the background
       </label>
