@@ -1,7 +1,12 @@
 import type { Executor, NewSubmitKey, SubmitKeyRow } from '../db/index';
 
 export async function findSubmitKey(db: Executor, userId: string, key: string): Promise<SubmitKeyRow | undefined> {
-  return db.selectFrom('submit_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('submit_keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 /**

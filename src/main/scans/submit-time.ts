@@ -13,9 +13,11 @@ export function submittedAt(createdAt: string | undefined, now: number): number 
   const at = parseDateTime(createdAt)!;
   if (at > now + CREATED_AT_MAX_AHEAD_MS) {
     const minutes = CREATED_AT_MAX_AHEAD_MS / 60_000;
-    throw new DomainError('validation_failed', `created_at is more than ${minutes} minutes ahead of the server's clock`, [
-      { field: 'created_at', message: `must be at most ${minutes} minutes ahead of the server's clock` },
-    ]);
+    throw new DomainError(
+      'validation_failed',
+      `created_at is more than ${minutes} minutes ahead of the server's clock`,
+      [{ field: 'created_at', message: `must be at most ${minutes} minutes ahead of the server's clock` }],
+    );
   }
   return at;
 }
