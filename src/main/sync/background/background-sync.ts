@@ -1,5 +1,6 @@
 import type { SyncSummary } from '../../../shared/api/sync';
 import type { Db, RemoteRow } from '../../db/index';
+import { DomainError } from '../../domain-error';
 import { listRemotes } from '../remotes/remotes.repository';
 import { SyncRuns } from '../sync-runs';
 import { nextSync } from './next-sync';
@@ -96,7 +97,10 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
       countFailure(seen, row.id, now());
       if (stopping.signal.aborted) return;
       const why = error instanceof Error ? error.message : String(error);
-      log.warn({ remote: row.name, problem: why }, `background sync of ${row.name} did not run: ${why}`);
+      const line = `background sync of ${row.name} did not run: ${why}`;
+      // Another process sharing the store got the remote first: its run is the one that counts.
+      if (error instanceof DomainError && error.code === 'conflict') log.info({ remote: row.name, problem: why }, line);
+      else log.warn({ remote: row.name, problem: why }, line);
     }
   };
 
