@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -161,6 +162,22 @@ describe('background sync', () => {
       await server.close();
       await dropTestDatabase(laptopDir);
       rmSync(laptopDir, { recursive: true, force: true });
+    }
+  });
+
+  it('never keeps a process alive: one whose store closed exits while the schedule waits for a retry', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-background-exit-'));
+    try {
+      const script = join(import.meta.dirname, '../../../fixtures/sync/background-then-close.ts');
+      // On SQLite whatever the run's backend: the child has no test database of its own.
+      const output = execFileSync(process.execPath, ['--import', 'tsx', script, dataDir], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        env: { ...process.env, SCANDESK_DATABASE_URL: '' },
+      });
+      expect(output).toMatch(/^background sync of away: unreachable.*\nexited\n$/s);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
