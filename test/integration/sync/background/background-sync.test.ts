@@ -172,7 +172,7 @@ describe('background sync', () => {
       // On SQLite whatever the run's backend: the child has no test database of its own.
       const output = execFileSync(process.execPath, ['--import', 'tsx', script, dataDir], {
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 20_000,
         env: { ...process.env, SCANDESK_DATABASE_URL: '' },
       });
       expect(output).toMatch(/^background sync of away: unreachable.*\nexited\n$/s);
