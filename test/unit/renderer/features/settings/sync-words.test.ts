@@ -61,5 +61,7 @@ describe('sync words', () => {
     expect(waitingText(summary({ outcome: 'unreachable', pushed: { sent: 0, waiting: 0 } }))).toBe(
       'not known: the last sync could not reach the remote',
     );
+    expect(waitingText(summary({ pushed: { sent: 0, waiting: 4 } }), 'scandesk')).toBe('4 scans');
+    expect(waitingText(null, 'upstream')).toBe('nothing: scans are not pushed to an upstream server');
   });
 });

@@ -1,4 +1,4 @@
-import type { RemoteTestResult } from '../../../../../shared/api/remotes';
+import type { Remote, RemoteTestResult } from '../../../../../shared/api/remotes';
 import type { SyncEvent, SyncOutcome, SyncSummary } from '../../../../../shared/api/sync';
 import { formatBytes, formatCount } from '../../../lib/format';
 
@@ -56,10 +56,15 @@ export function testText(result: RemoteTestResult): string {
 
 export const KINDS = { scandesk: 'Scandesk', upstream: 'Upstream interface' } as const;
 
-/** The scans waiting to go up, as the last run counted them; unknown before the first run. */
-export function waitingText(summary: SyncSummary | null): string {
+/**
+ * The scans waiting to go up, as the last run counted them; unknown before the first run. An
+ * upstream server is only pulled from: nothing is pushed to it (it promises no idempotency).
+ */
+export function waitingText(summary: SyncSummary | null, kind: Remote['kind'] = null): string {
+  if (kind === 'upstream') return 'nothing: scans are not pushed to an upstream server';
   if (summary === null) return 'not known until the first sync';
-  if (summary.outcome === 'unreachable' && summary.pushed.waiting === 0)
+  if (summary.outcome === 'unreachable' && summary.pushed.waiting === 0) {
     return 'not known: the last sync could not reach the remote';
+  }
   return summary.pushed.waiting === 0 ? 'nothing' : scans(summary.pushed.waiting);
 }
