@@ -18,16 +18,11 @@ export async function managedOrganizationIds(db: Executor, userId: string): Prom
 }
 
 /**
- * Up to `limit` scans of one bucket of `userId`'s after `after` (from the start without it), in
- * (change_seq, id) order: their own scans, or those of organization `key` submitted by others.
+ * The query of up to `limit` scans of one bucket of `userId`'s after `after` (from the start
+ * without it), in (change_seq, id) order: their own scans, or those of organization `key`
+ * submitted by others.
  */
-export async function bucketChanges(
-  db: Executor,
-  userId: string,
-  key: string,
-  after: Position | undefined,
-  limit: number,
-): Promise<ChangeRow[]> {
+export function bucketQuery(db: Executor, userId: string, key: string, after: Position | undefined, limit: number) {
   let query = db.selectFrom('scans').select(['id', 'change_seq']);
   query =
     key === OWN_BUCKET
@@ -39,6 +34,17 @@ export async function bucketChanges(
         ? query.where('change_seq', '>', after.seq)
         : query.where((eb) => eb(eb.refTuple('change_seq', 'id'), '>', eb.tuple(after.seq, after.id!)));
   }
-  const rows = await query.orderBy('change_seq').orderBy('id').limit(limit).execute();
+  return query.orderBy('change_seq').orderBy('id').limit(limit);
+}
+
+/** bucketQuery's rows. */
+export async function bucketChanges(
+  db: Executor,
+  userId: string,
+  key: string,
+  after: Position | undefined,
+  limit: number,
+): Promise<ChangeRow[]> {
+  const rows = await bucketQuery(db, userId, key, after, limit).execute();
   return rows.map((row) => ({ id: row.id, change_seq: Number(row.change_seq) }));
 }
