@@ -171,6 +171,32 @@ describe('GET /v1/sync/changes', () => {
     await setRole(ctx, orgB, admin, 'member');
   });
 
+  it('sends the scans an import stores, after every change before it', async () => {
+    const importer = await ctx.createUser('importer');
+    await submit(importer, null, 'ok-tool');
+    const before = await walk(importer);
+    const exported = await ctx.request({
+      method: 'POST',
+      url: '/v1/evidence/exports',
+      payload: { scan_ids: scans.filter((scan) => scan.by === ctx.owner).map((scan) => scan.id) },
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const imported = await ctx.request({
+      method: 'POST',
+      url: '/v1/evidence/imports',
+      headers: { 'content-type': 'application/zip' },
+      payload: exported.rawPayload,
+      as: importer,
+    });
+    expect(imported.statusCode, imported.body).toBe(201);
+    const { imported: ids } = imported.json<{ imported: string[] }>();
+    expect(ids).toHaveLength(2);
+    const after = await page(importer, `cursor=${before.cursor}`);
+    expect(after.changes.map((change) => change.id).sort()).toEqual([...ids].sort());
+    const [own] = (await page(importer, '')).changes;
+    expect(after.changes.every((change) => change.change_seq > own!.change_seq)).toBe(true);
+  });
+
   it('refuses a cursor that is malformed, or of another store, another user or a later time, with 400 naming it', async () => {
     const { cursor } = await walk(member);
     const refused = async (text: string, as: TestUser = member) => {
