@@ -39,7 +39,7 @@ describe.runIf(onPostgres)('the change feed while two server processes write', (
             submitScan(store.db, ctx.owner.id, { tool: `${name}-${burst}-${n}`, action: 'edit', tokens: 1 }),
           ),
         );
-        submitted.push(...scans.map((scan) => scan.id));
+        submitted.push(...scans.map(({ scan }) => scan.id));
       }
     };
     const seen: string[] = [];
