@@ -12,7 +12,8 @@ export const RemoteName = Type.String({
   maxLength: 64,
   pattern: REMOTE_NAME_PATTERN,
   errorMessage: 'must be 1–64 characters of a–z 0–9 . _ -, starting with a letter or digit',
-  description: 'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit',
+  description:
+    'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit',
 });
 
 /** Long enough for any base URL a person types, short enough to log and show. */
@@ -56,7 +57,8 @@ export const Remote = Type.Object({
   name: Type.String(),
   url: Type.String(),
   kind: Type.Union([RemoteKindSchema, Type.Null()], {
-    description: '`scandesk` (has the change feed), `upstream` (the upstream interface alone); null until tested or synced',
+    description:
+      '`scandesk` (has the change feed), `upstream` (the upstream interface alone); null until tested or synced',
   }),
   remote_user_id: Type.Union([Type.String(), Type.Null()], { description: "the remote user's id there, once known" }),
   ca_pem: Type.Union([Type.String(), Type.Null()]),

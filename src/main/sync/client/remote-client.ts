@@ -189,9 +189,7 @@ export class RemoteClient {
     const response = await this.send(method, path, {
       accept: '*/*',
       signal,
-      ...(body === undefined
-        ? {}
-        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
     await this.refuseErrorStatus(response);
     const declared = Number(response.headers['content-length']);
@@ -332,7 +330,8 @@ export class RemoteClient {
     } catch (error) {
       throw this.transportError(error, path);
     }
-    if (text === null) throw new RemoteBroken(`the remote's answer to ${path} is larger than ${this.jsonMaxBytes} bytes`);
+    if (text === null)
+      throw new RemoteBroken(`the remote's answer to ${path} is larger than ${this.jsonMaxBytes} bytes`);
     try {
       return JSON.parse(text) as unknown;
     } catch {

@@ -233,9 +233,13 @@ describe('RemoteClient', () => {
 
   it('posts JSON with headers and answers the status, body and headers', async () => {
     const c = client();
-    const first = await c.postJson<{ id: string; echoed: unknown }>('/v1/scans', { tool: 't' }, {
-      'idempotency-key': 'push:1',
-    });
+    const first = await c.postJson<{ id: string; echoed: unknown }>(
+      '/v1/scans',
+      { tool: 't' },
+      {
+        'idempotency-key': 'push:1',
+      },
+    );
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: 'scan_remote', echoed: { tool: 't' } });
     const again = await c.postJson('/v1/scans', { tool: 't' }, { 'idempotency-key': 'push:again' });
