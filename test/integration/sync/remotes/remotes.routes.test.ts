@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteTokenFile } from '../../../../src/main/sync/remotes/remote-token-file';
 import type { Remote, RemoteList, RemoteTestResult } from '../../../../src/shared/api/remotes';
+import { startFakeUpstream } from '../../../fixtures/fake-upstream/fake-upstream';
 import { expectError } from '../../../helpers/assertions';
 import { privateCa, type PrivateCa } from '../../../helpers/private-ca';
 import { createTestContext, type TestContext, type TestUser } from '../../../helpers/test-app';
@@ -209,6 +210,32 @@ describe('/v1/remotes (docs/contract/api.md#remotes)', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toEqual({ kind: 'upstream', organizations: 2, scans: 3 });
     expect((await remoteRow('up')).kind).toBe('upstream');
+  });
+
+  it('tests the fake upstream (written from UPSTREAM.md alone) over https with a private CA, under a path prefix', async () => {
+    const upstream = await startFakeUpstream({
+      tls: { key: ca.key, cert: ca.cert },
+      basePath: '/api',
+      urlHost: 'localhost',
+      organizations: [{ name: 'Acme' }, { name: 'Beta', role: 'member' }, { name: 'Gamma' }],
+      scans: [{ tool: 'a' }, { tool: 'b' }],
+    });
+    try {
+      const added = await ctx.request({
+        method: 'POST',
+        url: '/v1/remotes',
+        payload: { name: 'fake', url: `${upstream.url}/`, token: upstream.token, ca_pem: ca.caPem },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      expect((added.json() as Remote).url).toBe(upstream.url);
+      const tested = await ctx.request({ method: 'POST', url: '/v1/remotes/fake/test' });
+      expect(tested.statusCode, tested.body).toBe(200);
+      expect(tested.json()).toEqual({ kind: 'upstream', organizations: 3, scans: 2 });
+      expect(tested.body).not.toContain(upstream.token);
+    } finally {
+      await upstream.close();
+    }
+    expect((await ctx.request({ method: 'DELETE', url: '/v1/remotes/fake' })).statusCode).toBe(204);
   });
 
   it('says in a 502 what failed: a refused token, an unreachable remote, an untrusted certificate', async () => {
