@@ -96,14 +96,16 @@ const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',
 ]);
 
-/** Errors wrap their causes (undici, AbortSignal): the first code found down the chain. */
+/** Errors wrap their causes (undici, AbortSignal): every code found down the chain, outermost first. */
 function codesOf(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth += 1) {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string') codes.push(code);
+    // An AbortSignal's reasons are DOMExceptions, whose `code` is a number.
     if (current.name === 'TimeoutError') codes.push('ETIMEDOUT');
+    if (current.name === 'AbortError') codes.push('ABORT_ERR');
     current = (current as { cause?: unknown }).cause;
   }
   return codes;
@@ -364,9 +366,11 @@ export class RemoteClient {
             ? 'the connection was cut'
             : code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN'
               ? 'the network cannot reach it'
-              : code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED' || code === 'UND_ERR_ABORTED'
+              : code === 'UND_ERR_CLOSED' || code === 'UND_ERR_DESTROYED'
                 ? 'the connection was closed'
-                : `the request failed${code ? ` (${code})` : ''}`;
+                : code === 'ABORT_ERR' || code === 'UND_ERR_ABORTED'
+                  ? 'the request was cancelled'
+                  : `the request failed${code ? ` (${code})` : ''}`;
     return new RemoteUnreachable(`cannot reach ${this.host}: ${why}`);
   }
 }

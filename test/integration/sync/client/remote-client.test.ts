@@ -110,6 +110,17 @@ describe('RemoteClient', () => {
         });
         response.end(JSON.stringify({ id: 'scan_remote', echoed: JSON.parse(body) as unknown }));
       },
+      'GET /v1/chunked-package': (_request, _body, response) => {
+        // No Content-Length: only the bytes counted as they come can stop it.
+        response.writeHead(200, { 'content-type': 'application/zip', 'transfer-encoding': 'chunked' });
+        response.write(Buffer.alloc(1500, 1));
+        response.end(Buffer.alloc(1500, 2));
+      },
+      'GET /v1/endless-package': (_request, _body, response) => {
+        response.writeHead(200, { 'content-type': 'application/zip', 'transfer-encoding': 'chunked' });
+        response.write(Buffer.alloc(100, 1));
+        open.add(response);
+      },
       'POST /v1/evidence/exports': (_request, body, response) => {
         const ids = (JSON.parse(body) as { scan_ids: string[] }).scan_ids;
         response.writeHead(200, { 'content-type': 'application/zip' });
@@ -265,6 +276,33 @@ describe('RemoteClient', () => {
     expect(over).toBeInstanceOf(RemoteBroken);
     expect(existsSync(file)).toBe(false);
     await c.close();
+  });
+
+  it('stops a download without a declared length at its cap, and one that is aborted, removing the file', async () => {
+    const c = client();
+    const file = join(work, 'streamed.zip');
+    const over = await c
+      .download('GET', '/v1/chunked-package', undefined, file, { maxBytes: 2000 })
+      .catch((error: unknown) => error);
+    expect(over).toBeInstanceOf(RemoteBroken);
+    expect((over as Error).message).toMatch(/larger than 2000 bytes/);
+    expect(existsSync(file)).toBe(false);
+    expect((await c.download('GET', '/v1/chunked-package', undefined, file, { maxBytes: 3000 })).bytes).toBe(3000);
+
+    const controller = new AbortController();
+    const aborted = c
+      .download('GET', '/v1/endless-package', undefined, file, {
+        maxBytes: 1_000_000,
+        signal: controller.signal,
+        // Aborted once the first bytes are in the file's stream: the run was cancelled mid-download.
+        onBytes: () => controller.abort(),
+      })
+      .catch((error: unknown) => error);
+    const error = await aborted;
+    expect(error).toBeInstanceOf(RemoteUnreachable);
+    expect((error as Error).message).toMatch(/cancelled/);
+    expect(existsSync(file)).toBe(false);
+    await c.destroy();
   });
 
   describe('probeKind', () => {
