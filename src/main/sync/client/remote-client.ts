@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -202,6 +201,12 @@ export class RemoteClient {
     const tooLarge = (): RemoteBroken =>
       new RemoteBroken(`the remote's answer to ${path} is larger than ${options.maxBytes} bytes`);
     let bytes = 0;
+    // Opened before the pipeline starts, so that the file exists by the time a failure removes
+    // it: a stream left to open it itself could create it after the removal.
+    const file = await open(toFile, 'w', 0o600).catch((error: unknown) => {
+      response.body.destroy();
+      throw error;
+    });
     try {
       await pipeline(
         response.body,
@@ -213,9 +218,10 @@ export class RemoteClient {
             yield chunk;
           }
         },
-        createWriteStream(toFile, { mode: 0o600 }),
+        file.createWriteStream(),
       );
     } catch (error) {
+      await file.close().catch(() => undefined);
       await rm(toFile, { force: true });
       throw this.transportError(error, path);
     }
