@@ -401,4 +401,23 @@ describe('storing pulled scans', () => {
     const other = await local.createUser('olga');
     expect((await listScans(local, `origin_id=${a}`, other)).total).toBe(0);
   });
+
+  it('a push not heard of since its acknowledgement shows no verdict yet', async () => {
+    const mine = await submitScan(local, { tool: 'claude-code', action: 'edit', tokens: 3 });
+    expect((await readLocal(mine.id)).pushed).toBeUndefined();
+    await local.db
+      .insertInto('sync_pushes')
+      .values({ remote_id: MIRROR, scan_id: mine.id, remote_scan_id: 'scan_TTTTTTTTTTTTTTTTTTTTTTTTTT', pushed_at: Date.now() })
+      .execute();
+    expect((await readLocal(mine.id)).pushed).toEqual([
+      { remote: 'mirror', id: 'scan_TTTTTTTTTTTTTTTTTTTTTTTTTT', violation_count: null, worst_severity: null },
+    ]);
+  });
+
+  it("a removed remote's scans stay, as local data: their origin keeps the id, without the remote", async () => {
+    const id = pulledScanId(MIRROR, scans[0]!.id);
+    await local.db.deleteFrom('remotes').where('id', '=', MIRROR).execute();
+    expect(await readLocal(id)).toMatchObject({ source: 'pulled', origin: { remote: null, id: scans[0]!.id } });
+    expect((await listScans(local, `origin_id=${scans[0]!.id}`)).total).toBe(2);
+  });
 });
