@@ -407,7 +407,12 @@ describe('storing pulled scans', () => {
     expect((await readLocal(mine.id)).pushed).toBeUndefined();
     await local.db
       .insertInto('sync_pushes')
-      .values({ remote_id: MIRROR, scan_id: mine.id, remote_scan_id: 'scan_TTTTTTTTTTTTTTTTTTTTTTTTTT', pushed_at: Date.now() })
+      .values({
+        remote_id: MIRROR,
+        scan_id: mine.id,
+        remote_scan_id: 'scan_TTTTTTTTTTTTTTTTTTTTTTTTTT',
+        pushed_at: Date.now(),
+      })
       .execute();
     expect((await readLocal(mine.id)).pushed).toEqual([
       { remote: 'mirror', id: 'scan_TTTTTTTTTTTTTTTTTTTTTTTTTT', violation_count: null, worst_severity: null },
