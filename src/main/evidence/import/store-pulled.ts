@@ -1,6 +1,6 @@
 import type { Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import { type Db, type Executor, inTransaction, type NewScan, type ScanRow } from '../../db/index';
+import { type Db, type Executor, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
 import { DomainError } from '../../domain-error';
 import { findScan } from '../../scans/scans.repository';
 import { pulledScanId, pulledViolationId } from './import-ids';
@@ -51,7 +51,7 @@ interface Placed {
   id: string;
   outcome: PulledOutcome;
   violations: Violation[];
-  row: NewScan;
+  row: ScanDraft;
   /** A new or replaced scan's staged timeline. */
   writer?: NewScanWriter;
   /** An echo: our own scan that the remote holds as this one. */
@@ -64,7 +64,7 @@ function pulledRow(
   defaults: ScanDefaults,
   violations: readonly Violation[],
   id: string,
-): NewScan {
+): ScanDraft {
   const remoteOrganization = scan.scan?.organization_id ?? null;
   return {
     ...scanRow(scan, defaults, violations, placement.userId, id),
@@ -162,9 +162,19 @@ async function adopt(db: Db, trx: Executor, id: string, writer: NewScanWriter): 
   await writer.timeline.grid.store(db, trx, id);
 }
 
-/** Writes one placed scan inside the closing transaction; a detached timeline's id, to delete after it. */
-async function write(db: Db, trx: Executor, placement: PulledPlacement, placed: Placed): Promise<number | undefined> {
-  const { scan, id, row, violations } = placed;
+/**
+ * Writes one placed scan inside the closing transaction, a scan it stores or changes under change
+ * seq `seq` (docs/contract/api.md#sync); a detached timeline's id, to delete after it.
+ */
+async function write(
+  db: Db,
+  trx: Executor,
+  placement: PulledPlacement,
+  placed: Placed,
+  seq: number,
+): Promise<number | undefined> {
+  const { scan, id, violations } = placed;
+  const row = { ...placed.row, change_seq: seq };
   const counts = {
     violation_count: violations.length,
     worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
@@ -194,7 +204,11 @@ async function write(db: Db, trx: Executor, placement: PulledPlacement, placed: 
       await deleteViolationsOf(trx, id);
       await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, violations, scan.violations);
       if (placed.outcome === 'violations') {
-        await rewritePulledScan(trx, id, violations, { ...counts, organization_id: row.organization_id ?? null });
+        await rewritePulledScan(trx, id, violations, {
+          ...counts,
+          organization_id: row.organization_id ?? null,
+          change_seq: seq,
+        });
         return undefined;
       }
       const detached = await detachTimeline(trx, id);
@@ -221,23 +235,28 @@ export async function storePulledScans(
 ): Promise<PulledImportResult> {
   const placed: Placed[] = [];
   const violationIds = new Set<string>();
+  let seq = 0;
   try {
     for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget));
     for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget);
-    const detached = await inTransaction(
+    const written = await inTransaction(
       db,
       async (trx) => {
         const timelines: number[] = [];
+        // Taken before the first write (db/change-sequence.ts), and only when a scan is written.
+        const writes = placed.some((one) => one.outcome !== 'unchanged' && one.outcome !== 'echoed');
+        const seq = writes ? await nextChangeSeq(trx) : 0;
         for (const one of placed) {
-          const id = await write(db, trx, placement, one);
+          const id = await write(db, trx, placement, one, seq);
           if (id !== undefined) timelines.push(id);
         }
         await closing(trx);
-        return timelines;
+        return { timelines, seq };
       },
       { isolation: 'read committed' },
     );
-    await discardStagedTimelines(db, detached);
+    seq = written.seq;
+    await discardStagedTimelines(db, written.timelines);
   } catch (error) {
     await discard(
       db,
@@ -245,7 +264,7 @@ export async function storePulledScans(
     );
     throw error;
   }
-  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row));
+  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq));
   const result: PulledImportResult = { new: [], changed: [], unchanged: [], echoed: [] };
   for (const { outcome, id, pushed } of placed) {
     if (outcome === 'echoed') result.echoed.push(pushed!);
@@ -255,8 +274,9 @@ export async function storePulledScans(
   return result;
 }
 
-const toStoredRow = (row: NewScan): ScanRow => ({
+const toStoredRow = (row: ScanDraft, seq: number): ScanRow => ({
   ...row,
+  change_seq: seq,
   organization_id: row.organization_id ?? null,
   package_id: null,
   package_origin: null,

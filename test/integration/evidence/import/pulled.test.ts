@@ -220,6 +220,12 @@ describe('storing pulled scans', () => {
     const b = (await remote.request({ method: 'GET', url: `/v1/scans/${scans[1]!.id}` })).json() as Scan;
     expect([a.violations.length, b.violations.length]).toEqual([2, 1]);
     const timelinesBefore = await local.db.selectFrom('timelines').selectAll().orderBy('id').execute();
+    const seqs = async () =>
+      (await local.db.selectFrom('scans').select(['id', 'change_seq']).orderBy('id').execute()).map((row) => ({
+        id: row.id,
+        seq: Number(row.change_seq),
+      }));
+    const seqsBefore = await seqs();
 
     const ids = scans.map((scan) => scan.id);
     const result = await pull(await exportOf(ids), 'c2');
@@ -235,6 +241,9 @@ describe('storing pulled scans', () => {
       expect(pulled.violations).toEqual(scan.violations.map((v) => ({ ...v, id: pulledViolationId(TEAM, v.id) })));
       expect(pulled.violation_count).toBe(scan.violation_count);
     }
+    // The change feed sends the changed scans again: they, and only they, have a new seq.
+    const moved = (await seqs()).filter((row, i) => row.seq !== seqsBefore[i]!.seq).map((row) => row.id);
+    expect(moved.sort()).toEqual([pulledScanId(TEAM, a.id), pulledScanId(TEAM, b.id)].sort());
     // Only the violations moved: the timelines are the very rows they were.
     expect(await local.db.selectFrom('timelines').selectAll().orderBy('id').execute()).toEqual(timelinesBefore);
     const list = await listScans(local, 'has_violations=true');
