@@ -235,7 +235,7 @@ export async function storePulledScans(
 ): Promise<PulledImportResult> {
   const placed: Placed[] = [];
   const violationIds = new Set<string>();
-  let seq = 0;
+  let seq: number | undefined;
   try {
     for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget));
     for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget);
@@ -264,7 +264,7 @@ export async function storePulledScans(
     );
     throw error;
   }
-  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq));
+  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
   const result: PulledImportResult = { new: [], changed: [], unchanged: [], echoed: [] };
   for (const { outcome, id, pushed } of placed) {
     if (outcome === 'echoed') result.echoed.push(pushed!);
