@@ -11,6 +11,7 @@ import {
   serveHelp,
   storeHelp,
   submitHelp,
+  syncHelp,
   teamsHelp,
   tokenHelp,
 } from './commands/help';
@@ -39,6 +40,7 @@ const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   policy: { help: policyHelp, load: async () => (await import('./commands/policy.command')).policyCommand },
   demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
   store: { help: storeHelp, load: async () => (await import('./commands/store.command')).storeCommand },
+  sync: { help: syncHelp, load: async () => (await import('./commands/sync.command')).syncCommand },
 };
 
 const HELP = `scandesk ${VERSION}: the local-first scans and evidence service

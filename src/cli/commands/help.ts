@@ -77,3 +77,10 @@ export const storeHelp = `scandesk store copy --from DIR|postgres://… --to DIR
   way, or between two of a kind. Browser sessions are not copied; the token file goes along between
   data directories. Stop the servers of both stores first. A PostgreSQL password is best given in
   PGPASSWORD or ~/.pgpass rather than in the URL, where other local users can read it (ps).`;
+
+export const syncHelp = `scandesk sync [NAME] [--json] [--url URL] [--token T]
+  Syncs with a remote (every remote without NAME): pulls what changed there (organizations, teams and
+  the scans you can see, with their evidence), then pushes the scans submitted here that the remote has
+  not acknowledged. Shows progress on a terminal and one summary line per remote; deletions on the remote
+  are not propagated (the summary counts the scans no longer there, kept here). Exits 0 when every
+  remote is done, 1 when one is partial (what failed and why are listed), 2 when one could not be reached.`;

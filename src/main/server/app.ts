@@ -16,6 +16,8 @@ import { violationRoutes } from '../scans/violations.routes';
 import { settingsRoutes } from '../settings/settings.routes';
 import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
+import type { RemoteTimeouts } from '../sync/client/remote-client';
+import { syncRoutes } from '../sync/sync.routes';
 import { teamRoutes } from '../teams/teams.routes';
 import { userRoutes } from '../users/users.routes';
 import { DomainError } from '../domain-error';
@@ -51,6 +53,8 @@ export interface AppOptions {
   importLimits?: Partial<ImportRouteLimits>;
   /** The data directory, for the settings page (its token file); absent in some tests. */
   dataDir?: string;
+  /** Timeouts of the remote client a sync uses; the defaults, unless a test needs them short. */
+  syncTimeouts?: Partial<RemoteTimeouts>;
 }
 
 /** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
@@ -131,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(eventRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
+  await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, timeouts: options.syncTimeouts });
 
   await app.register(viewer, { rendererDir: options.rendererDir });
   return app;
