@@ -34,10 +34,11 @@ export const syncRoutes: FastifyPluginAsyncTypebox<SyncRouteDeps> = async (app, 
           'goes on if the caller disconnects. The outcome is in the summary (`done`, `partial`, `unreachable`), never ' +
           'in the status.',
         params: RemoteParams,
+        produces: ['application/x-ndjson'],
         response: {
           200: {
-            description: 'NDJSON: `SyncEvent` lines',
-            content: { 'application/x-ndjson': { schema: SyncEvent } },
+            description: 'application/x-ndjson: `SyncEvent` lines (src/shared/api/sync.ts), the last a `summary`',
+            type: 'string',
           },
         },
       },
