@@ -17,12 +17,14 @@ import { readRemoteToken } from './remotes/remote-token-file';
 import { SyncProgress, type SyncContext } from './sync-context';
 import {
   countKnownRemoteScans,
+  leaseHolder,
   LeaseLost,
   releaseLease,
   renewLease,
   saveLastSync,
   saveRemoteKind,
   takeLease,
+  takeOverLease,
 } from './sync-state.repository';
 import { SyncTally } from './sync-tally';
 
@@ -45,6 +47,22 @@ export interface SyncDeps {
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
+
+/**
+ * Whether a lease holder (`host:pid:nonce`) is a process of this machine that no longer runs.
+ * Signal 0 checks a process exists without touching it; EPERM means it exists (another user's).
+ */
+export function leaseHolderIsDead(holder: string): boolean {
+  const [host, pidText] = holder.split(':');
+  const pid = Number(pidText);
+  if (host !== hostname() || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
 
 /** A run that holds its remote's lease and has not started its stages. */
 export interface ClaimedSync {
@@ -132,7 +150,13 @@ export async function claimSync(deps: SyncDeps, remote: RemoteRow): Promise<Clai
   const owner = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   const now = Date.now();
   if (!(await takeLease(deps.db, remote.id, owner, now, now + leaseMs))) {
-    throw conflict(`a sync of ${remote.name} is running in another process; try again when it ends`);
+    // A process of this machine that died mid-run (SIGKILL, a crash) left its lease: no need to
+    // wait for its deadline. Another machine's holder is trusted until its deadline passes.
+    const holder = await leaseHolder(deps.db, remote.id);
+    const dead = holder !== null && leaseHolderIsDead(holder);
+    if (!dead || !(await takeOverLease(deps.db, remote.id, holder, owner, now + leaseMs))) {
+      throw conflict(`a sync of ${remote.name} is running in another process; try again when it ends`);
+    }
   }
   return {
     run: (emit, signal) => runClaimed(deps, remote, owner, leaseMs, emit, signal),

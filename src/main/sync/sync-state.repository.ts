@@ -30,6 +30,29 @@ export async function takeLease(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** The remote's lease holder, if any (whatever its deadline). */
+export async function leaseHolder(db: Executor, remoteId: string): Promise<string | null> {
+  const row = await db.selectFrom('remotes').select('lease_owner').where('id', '=', remoteId).executeTakeFirst();
+  return row?.lease_owner ?? null;
+}
+
+/** Takes the lease from `holder` (known dead) for `owner`; false when someone else moved first. */
+export async function takeOverLease(
+  db: Executor,
+  remoteId: string,
+  holder: string,
+  owner: string,
+  until: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('remotes')
+    .set({ lease_owner: owner, lease_until: until })
+    .where('id', '=', remoteId)
+    .where('lease_owner', '=', holder)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Moves the deadline on while `owner` still holds the lease; false when it does not. */
 export async function renewLease(db: Executor, remoteId: string, owner: string, until: number): Promise<boolean> {
   const result = await db
