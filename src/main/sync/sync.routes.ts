@@ -1,7 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RemoteParams } from '../../shared/api/remotes';
-import { SyncEvent } from '../../shared/api/sync';
 import { forbidden, notFound } from '../domain-error';
 import type { ImportLimits } from '../evidence/import/import-limits';
 import type { RouteDeps } from '../http/route-types';
@@ -58,7 +57,7 @@ export const syncRoutes: FastifyPluginAsyncTypebox<SyncRouteDeps> = async (app, 
       request.raw.once('close', unsubscribe);
       stream.once('close', unsubscribe);
       // A stream is sent as it is, never through the response schema's serializer.
-      return reply.type('application/x-ndjson; charset=utf-8').send(stream as unknown as SyncEvent);
+      return reply.type('application/x-ndjson; charset=utf-8').send(stream as unknown as string);
     },
   );
 };

@@ -80,7 +80,7 @@ export async function pullFromScandesk(ctx: SyncContext, placement: PulledPlacem
   let restarted = false;
   const fromStart = cursor === null;
   let done = 0;
-  let total = 0;
+  let total: number;
   ctx.progress.report('pull', 0, null, true);
   for (;;) {
     ctx.signal.throwIfAborted();
