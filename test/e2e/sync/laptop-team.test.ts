@@ -131,7 +131,7 @@ describe('laptops and a team server', () => {
     expect((await scansOf(laptopA, laptopA.token)).filter((s) => s.action === 'offline')).toHaveLength(1);
   });
 
-  it('finishes the job after a laptop is killed in the middle of a sync', async () => {
+  it('finishes the job after a laptop is killed in the middle of its pull', async () => {
     for (let n = 0; n < 30; n++) {
       await api(team, bob, 'POST', '/v1/scans', {
         tool: 'vim',
@@ -140,11 +140,18 @@ describe('laptops and a team server', () => {
         organization_id: orgId,
       });
     }
-    const running = sync(laptopA, 'team');
-    // the laptop dies at once, somewhere in its run (wherever that is: no step is safe to die in)
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The laptop dies once its pull has begun: read its progress until then.
+    const response = await fetch(`${laptopA.url}/v1/remotes/team/sync`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${laptopA.token}` },
+    });
+    const decoder = new TextDecoder();
+    let seen = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      seen += decoder.decode(chunk, { stream: true });
+      if (seen.includes('"phase":"pull"')) break;
+    }
     await laptopA.stop('SIGKILL');
-    await running.catch(() => undefined);
 
     laptopA = await startServe({ ...LAPTOP, dataDir: laptopA.dataDir });
     const again = await sync(laptopA, 'team');
