@@ -5,7 +5,7 @@ import { Health } from '../../shared/api/health';
 import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
-import type { ImportRouteLimits } from '../evidence/import/import-limits';
+import type { ImportLimits, ImportRouteLimits } from '../evidence/import/import-limits';
 import { importRoutes } from '../evidence/import/imports.routes';
 import { packageRoutes } from '../evidence/export/packages.routes';
 import { organizationRoutes } from '../organizations/organizations.routes';
@@ -53,8 +53,8 @@ export interface AppOptions {
   importLimits?: Partial<ImportRouteLimits>;
   /** The data directory, for the settings page (its token file); absent in some tests. */
   dataDir?: string;
-  /** Timeouts of the remote client a sync uses; the defaults, unless a test needs them short. */
-  syncTimeouts?: Partial<RemoteTimeouts>;
+  /** A sync's remote timeouts and package limits: the defaults, unless a test needs them small. */
+  sync?: { timeouts?: Partial<RemoteTimeouts>; limits?: ImportLimits };
 }
 
 /** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
@@ -135,7 +135,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(eventRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
-  await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, timeouts: options.syncTimeouts });
+  await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, ...options.sync });
 
   await app.register(viewer, { rendererDir: options.rendererDir });
   return app;
