@@ -6,6 +6,7 @@ import type { RemoteTable, SyncPushTable } from './tables/remote.table';
 import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/rollup.table';
 import type { ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
+import type { SubmitKeyTable } from './tables/submit-key.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
 import type { TimelineCellTable, TimelineGridTable } from './tables/timeline-cell.table';
 import type { TimelineEntryTable, TimelineTable } from './tables/timeline-entry.table';
@@ -36,6 +37,7 @@ export interface Database {
   policy_staged_violations: PolicyStagedViolationTable;
   remotes: RemoteTable;
   sync_pushes: SyncPushTable;
+  submit_keys: SubmitKeyTable;
 }
 
 export type Db = Kysely<Database>;

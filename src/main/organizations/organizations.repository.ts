@@ -124,3 +124,26 @@ export async function removeFromOrganizationTeams(db: Executor, organizationId: 
     .where('team_id', 'in', db.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
     .execute();
 }
+
+/**
+ * The name of the remote that an organization, or a team of it, is mirrored from; undefined for
+ * ones made here (or whose remote was removed: what it mirrored stays, as local data).
+ */
+export async function findMirroringRemote(
+  db: Executor,
+  of: { organizationId: string; teamId?: string },
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('remotes')
+    .select('name')
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', eb.selectFrom('organizations').select('remote_id').where('id', '=', of.organizationId)),
+        ...(of.teamId === undefined
+          ? []
+          : [eb('id', 'in', eb.selectFrom('teams').select('remote_id').where('id', '=', of.teamId))]),
+      ]),
+    )
+    .executeTakeFirst();
+  return row?.name;
+}

@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { conflict, forbidden, notFound } from '../domain-error';
 import { findUserById } from '../users/users.repository';
 import { requireRole } from './access';
+import { refuseMirrored } from './mirror-guard';
 import * as repo from './organizations.repository';
 
 async function getOrganization(db: Executor, id: string): Promise<Organization> {
@@ -43,6 +44,7 @@ export async function createOrganization(db: Db, userId: string, name: string): 
 export async function renameOrganization(db: Db, userId: string, id: string, name: string): Promise<Organization> {
   return inTransaction(db, async (trx) => {
     await requireRole(trx, id, userId, 'admin');
+    await refuseMirrored(trx, { organizationId: id });
     await repo.renameOrganization(trx, id, name.trim());
     return getOrganization(trx, id);
   });
@@ -51,6 +53,7 @@ export async function renameOrganization(db: Db, userId: string, id: string, nam
 export async function deleteOrganization(db: Db, userId: string, id: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     await requireRole(trx, id, userId, 'owner');
+    await refuseMirrored(trx, { organizationId: id });
     await repo.deleteOrganization(trx, id);
   });
 }
@@ -76,6 +79,7 @@ async function refuseLastOwnerLoss(db: Executor, organizationId: string, targetR
 export async function setMemberRole(db: Db, callerId: string, id: string, userId: string, role: Role): Promise<Member> {
   return inTransaction(db, async (trx) => {
     await requireRole(trx, id, callerId, 'owner');
+    await refuseMirrored(trx, { organizationId: id });
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const current = await repo.findRole(trx, id, userId);
     if (role !== 'owner') await refuseLastOwnerLoss(trx, id, current);
@@ -91,6 +95,7 @@ export async function setMemberRole(db: Db, callerId: string, id: string, userId
 export async function removeMember(db: Db, callerId: string, id: string, userId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     const callerRole = await requireRole(trx, id, callerId, 'admin');
+    await refuseMirrored(trx, { organizationId: id });
     const targetRole = await repo.findRole(trx, id, userId);
     if (!targetRole) throw notFound('member');
     if (targetRole === 'owner' && callerRole !== 'owner') throw forbidden('only an owner may remove an owner');

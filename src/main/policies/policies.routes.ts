@@ -55,10 +55,11 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
   const answerWithProgress = async (
     request: Pick<FastifyRequest, 'user' | 'log'> & { params: { id: string } },
     range: { since: string; until: string },
+    kind: 'preview' | 'reevaluate',
     reply: FastifyReply,
     work: (run: ImpactRun, progress: ProgressReport, signal: AbortSignal) => Promise<unknown>,
   ) => {
-    const run = await beginImpactRun(db, request.params.id, request.user.id, range);
+    const run = await beginImpactRun(db, request.params.id, request.user.id, range, kind);
     const gone = new AbortController();
     const leave = () => gone.abort(new Error('the client went away'));
     reply.raw.once('close', () => {
@@ -91,7 +92,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     (request, reply) =>
-      answerWithProgress(request, request.body, reply, (run, progress, signal) =>
+      answerWithProgress(request, request.body, 'preview', reply, (run, progress, signal) =>
         previewPolicy(db, run, request.body, progress, signal),
       ),
   );
@@ -111,7 +112,7 @@ export const policyRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { 
       },
     },
     (request, reply) =>
-      answerWithProgress(request, request.body, reply, (run, progress, signal) =>
+      answerWithProgress(request, request.body, 'reevaluate', reply, (run, progress, signal) =>
         reevaluate(db, run, progress, signal),
       ),
   );

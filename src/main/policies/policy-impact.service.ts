@@ -8,6 +8,7 @@ import { type Db, type Executor, inTransaction, type NewPolicyStagedViolation } 
 import { conflict, DomainError } from '../domain-error';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
+import { refuseMirrored } from '../organizations/mirror-guard';
 import { findPolicy } from './policies.repository';
 import {
   addFinding,
@@ -79,18 +80,21 @@ function rangeOf(organizationId: string, body: { since: string; until: string })
 }
 
 /**
- * Checks what a preview or re-evaluation needs before anything streams (the caller's role and the
- * range) and claims the organization for it: one run per organization at a time, across every
- * server process on the store; another is refused as a conflict (409) until it ends. The claim
- * must be ended by previewPolicy or reevaluate.
+ * Checks what a preview or re-evaluation needs before anything streams (the caller's role, that a
+ * re-evaluation's organization is not mirrored from a remote, and the range) and claims the
+ * organization for it: one run per organization at a time, across every server process on the
+ * store; another is refused as a conflict (409) until it ends. The claim must be ended by
+ * previewPolicy or reevaluate.
  */
 export async function beginImpactRun(
   db: Db,
   organizationId: string,
   userId: string,
   body: { since: string; until: string },
+  kind: 'preview' | 'reevaluate',
 ): Promise<ImpactRun> {
   await requireRole(db, organizationId, userId, 'admin');
+  if (kind === 'reevaluate') await refuseMirrored(db, { organizationId });
   const range = rangeOf(organizationId, body);
   const runId = randomUUID();
   const now = Date.now();

@@ -8,12 +8,14 @@ import {
   ScanParams,
   ScanSummary,
   SubmitScanBody,
+  SubmitScanHeaders,
 } from '../../shared/api/scans';
 import { attachmentDisposition } from '../http/content-disposition';
 import { downloadStamp } from '../http/download-stamp';
 import { exportScans } from './scan-export.service';
 import { createdResponse } from '../http/created-response';
 import type { RouteDeps } from '../http/route-types';
+import { bodyDigest } from './body-digest';
 import { listScans, readScan, submitScan } from './scans.service';
 
 const tags = ['scans'];
@@ -80,16 +82,41 @@ export const scanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db
         tags,
         summary: "Submit a scan; it is evaluated against its organization's policy at once",
         description:
-          "A rule the schema cannot state: with a `timeline`, `tokens` must equal the sum of its entries' tokens; " +
-          'otherwise 400 naming `tokens`. The byte limit below binds before the entry count can for long non-ASCII ' +
+          "Rules the schema cannot state: with a `timeline`, `tokens` must equal the sum of its entries' tokens; " +
+          'otherwise 400 naming `tokens`. A `created_at` more than 5 minutes ahead of the server clock is 400 naming ' +
+          '`created_at`. With an `Idempotency-Key`, the same key (per user) with the same body, as a JSON value, answers ' +
+          'the scan the first request stored, 200 with `Idempotent-Replayed: true`; with another body, 409 `conflict`. ' +
+          'The byte limit below binds before the entry count can for long non-ASCII ' +
           'text: 100,000 entries with ASCII actions of 100 characters weigh about 22 MB and fit.',
         body: SubmitScanBody,
-        response: { 201: createdResponse(Scan) },
+        headers: SubmitScanHeaders,
+        response: {
+          201: createdResponse(Scan),
+          200: {
+            ...Scan,
+            description:
+              'The scan that an earlier request with the same `Idempotency-Key` and body stored, as GET answers it now',
+            headers: {
+              'Idempotent-Replayed': { type: 'string', description: '`true`: nothing new was stored' },
+              Location: { type: 'string', description: 'The path at which the scan can be read' },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {
-      const scan = await submitScan(db, request.user.id, request.body);
-      return reply.code(201).header('Location', `/v1/scans/${scan.id}`).send(scan);
+      const key = request.headers['idempotency-key'];
+      const { scan, replayed } = await submitScan(
+        db,
+        request.user.id,
+        request.body,
+        key === undefined ? undefined : { key, digest: bodyDigest(request.body) },
+      );
+      if (replayed) reply.header('Idempotent-Replayed', 'true');
+      return reply
+        .code(replayed ? 200 : 201)
+        .header('Location', `/v1/scans/${scan.id}`)
+        .send(scan);
     },
   );
 

@@ -14,7 +14,7 @@ import { type Db, storeOf } from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
-import { DomainError, notFound } from '../domain-error';
+import { conflict, DomainError, notFound } from '../domain-error';
 import { toScan, toScanFor, toScanNotice, toScanSummary } from './scan-mapping';
 import { GridRecorder } from '../evidence/timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
@@ -22,6 +22,8 @@ import { GRID_MIN_ENTRIES } from '../evidence/timeline/timeline-grid';
 import { insertTimeline } from '../evidence/timeline/timeline-writes.repository';
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
+import { findSubmitKey, insertSubmitKey } from './submit-keys.repository';
+import { submittedAt } from './submit-time';
 import { toolsWithPrefix } from './tools.service';
 import { violationRows } from './violations.repository';
 
@@ -113,16 +115,39 @@ function entriesToStore(body: SubmitScanBody, createdAt: number): StoredTimeline
   return entries.sort((a, b) => a.timestamp - b.timestamp);
 }
 
+/** An idempotent submit's key and the digest of its body (docs/contract/api.md#idempotent-submit). */
+export interface SubmitKey {
+  key: string;
+  digest: string;
+}
+
+/** What a submit answers: the scan, and whether its key had stored it already (200, not 201). */
+export interface Submitted {
+  scan: Scan;
+  replayed: boolean;
+}
+
 /**
  * Stores a submitted scan with its timeline and the violations its organization's policy implies,
  * all or nothing (docs/contract/api.md#scans, docs/contract/policies.md#rules): in a savepoint of a
- * group commit shared with concurrent submissions, settled only once committed.
+ * group commit shared with concurrent submissions, settled only once committed. With a key, the
+ * key is stored in the same savepoint; a key already stored answers its scan as it is now, and
+ * with another body is refused (docs/contract/api.md#idempotent-submit).
  */
-export async function submitScan(db: Db, userId: string, body: SubmitScanBody): Promise<Scan> {
-  const createdAt = Date.now();
+export async function submitScan(
+  db: Db,
+  userId: string,
+  body: SubmitScanBody,
+  idempotency?: SubmitKey,
+): Promise<Submitted> {
+  const createdAt = submittedAt(body.created_at, Date.now());
   const timeline = entriesToStore(body, createdAt);
   const scanId = newId('scan');
-  const { scan, row } = await storeOf(db).batcher.run(async (trx) => {
+  const outcome = await storeOf(db).batcher.run(async (trx) => {
+    if (idempotency) {
+      const stored = await findSubmitKey(trx, userId, idempotency.key);
+      if (stored) return { replayOf: stored, scan: undefined, row: undefined };
+    }
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
       throw new DomainError('not_found', 'organization not found', [
@@ -154,6 +179,16 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       origin_id: null,
     };
     await repo.insertScan(trx, row);
+    // Before the timeline: a key that a concurrent request holds fails here, before the costly part.
+    if (idempotency) {
+      await insertSubmitKey(trx, {
+        user_id: userId,
+        key: idempotency.key,
+        scan_id: scanId,
+        body_sha256: idempotency.digest,
+        created_at: Date.now(),
+      });
+    }
     await insertTimeline(trx, scanId, timeline);
     if (timeline.length > GRID_MIN_ENTRIES) {
       const grid = new GridRecorder();
@@ -161,8 +196,16 @@ export async function submitScan(db: Db, userId: string, body: SubmitScanBody): 
       await grid.store(db, trx, scanId);
     }
     await repo.insertViolations(trx, violations);
-    return { scan: toScan(row, violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX)), row };
+    return { replayOf: undefined, scan: toScan(row, violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX)), row };
   });
-  ScanFeed.of(db).publish([toScanNotice(row)]);
-  return scan;
+  if (outcome.replayOf) {
+    if (outcome.replayOf.body_sha256 !== idempotency!.digest) {
+      throw conflict('this Idempotency-Key was already used with another body; send a new key for a new scan', [
+        { field: 'idempotency-key', message: 'was used with another body' },
+      ]);
+    }
+    return { replayed: true, scan: await readScan(db, userId, outcome.replayOf.scan_id) };
+  }
+  ScanFeed.of(db).publish([toScanNotice(outcome.row)]);
+  return { replayed: false, scan: outcome.scan };
 }

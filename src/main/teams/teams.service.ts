@@ -3,6 +3,7 @@ import { type Db, type Executor, inTransaction } from '../db/index';
 import { currentTimestamp } from '../../shared/time';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
+import { refuseMirrored } from '../organizations/mirror-guard';
 import { findRole, upsertMembership } from '../organizations/organizations.repository';
 import { conflict, notFound } from '../domain-error';
 import { findUserById } from '../users/users.repository';
@@ -30,6 +31,13 @@ async function requireTeam(db: Executor, teamId: string, userId: string, minimum
   return toTeam(row);
 }
 
+/** requireTeam for a change to the team, which its organization's remote owns if it is mirrored. */
+async function requireChangeableTeam(db: Executor, teamId: string, userId: string): Promise<Team> {
+  const team = await requireTeam(db, teamId, userId, 'admin');
+  await refuseMirrored(db, { organizationId: team.organization_id, teamId });
+  return team;
+}
+
 export async function listTeams(db: Db, userId: string, organizationId: string): Promise<TeamSummary[]> {
   await requireRole(db, organizationId, userId, 'member');
   return repo.listTeams(db, organizationId);
@@ -42,6 +50,7 @@ export async function readTeam(db: Db, userId: string, teamId: string): Promise<
 export async function createTeam(db: Db, userId: string, organizationId: string, name: string): Promise<Team> {
   return inTransaction(db, async (trx) => {
     await requireRole(trx, organizationId, userId, 'admin');
+    await refuseMirrored(trx, { organizationId });
     const trimmed = name.trim();
     const nameKey = repo.teamNameKey(trimmed);
     if (await repo.findTeamByNameKey(trx, organizationId, nameKey)) {
@@ -72,7 +81,7 @@ export async function addTeamMember(
   userId: string,
 ): Promise<{ created: boolean; membership: TeamMembership }> {
   return inTransaction(db, async (trx) => {
-    const team = await requireTeam(trx, teamId, callerId, 'admin');
+    const team = await requireChangeableTeam(trx, teamId, callerId);
     if (!(await findUserById(trx, userId))) throw notFound('user');
     const existing = await repo.findTeamMember(trx, teamId, userId);
     if (existing) return { created: false, membership: existing };
@@ -93,7 +102,7 @@ export async function addTeamMember(
 
 export async function removeTeamMember(db: Db, callerId: string, teamId: string, userId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await requireTeam(trx, teamId, callerId, 'admin');
+    await requireChangeableTeam(trx, teamId, callerId);
     if ((await repo.deleteTeamMember(trx, teamId, userId)) === 0) throw notFound('team member');
   });
 }

@@ -96,6 +96,26 @@ export const TokenBreakdown = Type.Record(Type.String(), TokenCount, {
 });
 export type TokenBreakdown = Static<typeof TokenBreakdown>;
 
+/** How far ahead of the server's clock a submitted `created_at` may be: clocks differ a little. */
+export const CREATED_AT_MAX_AHEAD_MS = 5 * 60_000;
+
+/** An `Idempotency-Key` is 1–200 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_MAX = 200;
+
+/** The headers `POST /v1/scans` reads besides the usual ones (Fastify sees header names in lower case). */
+export const SubmitScanHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: IDEMPOTENCY_KEY_MAX,
+      pattern: '^[\\x20-\\x7E]+$',
+      errorMessage: `must be 1–${IDEMPOTENCY_KEY_MAX} printable ASCII characters`,
+      description:
+        'the same key with the same body again answers the scan the first request stored (200, `Idempotent-Replayed: true`); with another body, 409',
+    }),
+  ),
+});
+
 export const SubmitScanBody = Type.Object(
   {
     tool: Label,
@@ -110,6 +130,10 @@ export const SubmitScanBody = Type.Object(
       }),
     ),
     token_breakdown: Type.Optional(TokenBreakdown),
+    created_at: Type.Optional({
+      ...InputTimestamp,
+      description: `when the scan happened, for a scan submitted late (offline, then synced); at most ${CREATED_AT_MAX_AHEAD_MS / 60_000} minutes ahead of the server's clock. Default: when it is stored`,
+    }),
   },
   {
     additionalProperties: false,
