@@ -12,7 +12,10 @@ import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstre
 import { expectExit, stopServers } from '../../helpers/cli-output';
 import { runCli, startServe, type ServeProcess } from '../../helpers/serve-process';
 
-/** SQLite whatever the run's backend: a laptop keeps its store in its data directory. */
+/**
+ * SQLite whatever the run's backend: a laptop keeps its store in its data directory. Its remotes
+ * have background sync off, so that only the syncs the test runs happen.
+ */
 const LAPTOP = { env: { SCANDESK_DATABASE_URL: undefined } };
 
 async function api<T>(
@@ -74,8 +77,18 @@ describe('laptops and a team server', () => {
 
     laptopA = await startServe(LAPTOP);
     laptopB = await startServe(LAPTOP);
-    await api(laptopA, laptopA.token, 'POST', '/v1/remotes', { name: 'team', url: team.url, token: alice });
-    await api(laptopB, laptopB.token, 'POST', '/v1/remotes', { name: 'team', url: team.url, token: bob });
+    await api(laptopA, laptopA.token, 'POST', '/v1/remotes', {
+      name: 'team',
+      url: team.url,
+      token: alice,
+      background: false,
+    });
+    await api(laptopB, laptopB.token, 'POST', '/v1/remotes', {
+      name: 'team',
+      url: team.url,
+      token: bob,
+      background: false,
+    });
   }, 120_000);
   afterAll(async () => {
     await upstream?.close();
@@ -169,7 +182,12 @@ describe('laptops and a team server', () => {
       organizations: [{ id: 'o1', name: 'Upstream org' }],
       scans: [{ id: 'u1', tool: 'gpt', tokens: 3 }],
     });
-    await api(laptopB, laptopB.token, 'POST', '/v1/remotes', { name: 'up', url: upstream.url, token: upstream.token });
+    await api(laptopB, laptopB.token, 'POST', '/v1/remotes', {
+      name: 'up',
+      url: upstream.url,
+      token: upstream.token,
+      background: false,
+    });
     const first = await sync(laptopB, 'up');
     expectExit(first, 0);
     expect(first.stdout).toContain('up: done. pulled 1 new');
