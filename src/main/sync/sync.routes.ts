@@ -55,8 +55,10 @@ export const syncRoutes: FastifyPluginAsyncTypebox<SyncRouteDeps> = async (app, 
       });
       // A caller that goes away stops watching; the run goes on. (The response's close, not the
       // request's: a request closes once its body was read.)
-      reply.raw.once('close', unsubscribe);
-      stream.once('close', unsubscribe);
+      reply.raw.once('close', () => {
+        unsubscribe();
+        stream.destroy();
+      });
       // A stream is sent as it is, never through the response schema's serializer.
       return reply.type('application/x-ndjson; charset=utf-8').send(stream as unknown as string);
     },
