@@ -2,6 +2,7 @@
  * A run belongs to no caller: one that disconnects after the first line leaves it running, and a
  * caller that comes later joins it and reads the same summary, saved on the remote.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstream/fake-upstream';
 import { addRemote, startServed, syncNow, type ServedContext } from '../../helpers/sync-world';
@@ -18,22 +19,38 @@ describe('callers of a sync', () => {
     await addRemote(laptop, { name: 'up', url: upstream.url, token: upstream.token });
   });
   afterAll(async () => {
+    console.log('closing laptop app');
+    await laptop.app.close();
+    console.log('closing laptop ws');
+    await laptop.workspace.close();
+    console.log('closing laptop rest');
     await laptop?.close();
+    console.log('closing upstream');
     await upstream?.close();
-  });
+    console.log('closed');
+  }, 10_000);
 
   it('goes on when its caller leaves, and a later caller joins it', async () => {
     const release = upstream.hold(DOWNLOAD);
-    const abort = new AbortController();
-    const response = await fetch(`${laptop.url}/v1/remotes/up/sync`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${laptop.owner.token}` },
-      signal: abort.signal,
+    // the caller reads the first line, then goes away (its connection destroyed)
+    const first = await new Promise<string>((resolve, reject) => {
+      const call = request(
+        `${laptop.url}/v1/remotes/up/sync`,
+        { method: 'POST', headers: { authorization: `Bearer ${laptop.owner.token}` } },
+        (response) => {
+          expect(response.statusCode).toBe(200);
+          response.setEncoding('utf8').once('data', (chunk: string) => {
+            call.destroy();
+            resolve(chunk);
+          });
+        },
+      );
+      call.on('error', () => undefined);
+      call.once('error', reject);
+      call.end();
     });
-    expect(response.status).toBe(200);
-    // the run is held at its first download; its caller goes away
+    expect(JSON.parse(first.split('\n')[0]!)).toMatchObject({ type: 'progress' });
     await upstream.whenRequested(DOWNLOAD);
-    abort.abort();
     const joined = syncNow(laptop, 'up');
     release();
     const { summary, events } = await joined;
