@@ -19,16 +19,9 @@ describe('callers of a sync', () => {
     await addRemote(laptop, { name: 'up', url: upstream.url, token: upstream.token });
   });
   afterAll(async () => {
-    console.log('closing laptop app');
-    await laptop.app.close();
-    console.log('closing laptop ws');
-    await laptop.workspace.close();
-    console.log('closing laptop rest');
     await laptop?.close();
-    console.log('closing upstream');
     await upstream?.close();
-    console.log('closed');
-  }, 10_000);
+  });
 
   it('goes on when its caller leaves, and a later caller joins it', async () => {
     const release = upstream.hold(DOWNLOAD);
