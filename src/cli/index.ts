@@ -7,6 +7,7 @@ import {
   importHelp,
   orgsHelp,
   policyHelp,
+  remoteHelp,
   scansHelp,
   serveHelp,
   storeHelp,
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   policy: { help: policyHelp, load: async () => (await import('./commands/policy.command')).policyCommand },
   demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
   store: { help: storeHelp, load: async () => (await import('./commands/store.command')).storeCommand },
+  remote: { help: remoteHelp, load: async () => (await import('./commands/remote.command')).remoteCommand },
   sync: { help: syncHelp, load: async () => (await import('./commands/sync.command')).syncCommand },
 };
 

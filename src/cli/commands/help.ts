@@ -78,6 +78,20 @@ export const storeHelp = `scandesk store copy --from DIR|postgres://… --to DIR
   data directories. Stop the servers of both stores first. A PostgreSQL password is best given in
   PGPASSWORD or ~/.pgpass rather than in the URL, where other local users can read it (ps).`;
 
+export const remoteHelp = `scandesk remote add NAME URL (--token-file FILE | --token T | env SCANDESK_REMOTE_TOKEN) [--ca FILE]
+                      [--allow-insecure-http] [--no-background] [--interval MIN] [--no-test] [--json]
+scandesk remote list [--json]
+scandesk remote test NAME [--json]
+scandesk remote remove NAME
+  Manages the remotes the local server syncs with (workspace owner only): another Scandesk server, or
+  any server of the upstream interface. URL is https (plain http only to this machine unless
+  --allow-insecure-http); --ca trusts a private CA's certificate (PEM) for it. The remote's token is
+  kept in a 0600 file of the data directory and never shown; --token-file or SCANDESK_REMOTE_TOKEN keep
+  it out of the process list. add tests the remote unless --no-test and says what it found; remove
+  keeps what was pulled, as local data. Background sync (every --interval minutes, default 15) is on
+  unless --no-background. Here --token is the remote's: the local server's token comes from
+  SCANDESK_TOKEN or the data directory's token file; --url still names the local server.`;
+
 export const syncHelp = `scandesk sync [NAME] [--json] [--url URL] [--token T]
   Syncs with a remote (every remote without NAME): pulls what changed there (organizations, teams and
   the scans you can see, with their evidence), then pushes the scans submitted here that the remote has

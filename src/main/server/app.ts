@@ -16,6 +16,7 @@ import { violationRoutes } from '../scans/violations.routes';
 import { settingsRoutes } from '../settings/settings.routes';
 import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
+import { remoteRoutes } from '../sync/remotes/remotes.routes';
 import type { RemoteTimeouts } from '../sync/client/remote-client';
 import { syncRoutes } from '../sync/sync.routes';
 import { teamRoutes } from '../teams/teams.routes';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(eventRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
+  await app.register(remoteRoutes, { ...deps, dataDir: options.dataDir });
   await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, ...options.sync });
 
   await app.register(viewer, { rendererDir: options.rendererDir });

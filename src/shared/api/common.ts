@@ -10,6 +10,7 @@ export const ID_PREFIX = {
   scan: 'scan_',
   violation: 'vio_',
   token: 'tok_',
+  remote: 'rmt_',
 } as const;
 
 /**

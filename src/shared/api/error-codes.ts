@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   too_many_requests: 429,
   internal: 500,
+  bad_gateway: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

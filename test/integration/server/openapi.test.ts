@@ -4,7 +4,7 @@ import { expectError } from '../../helpers/assertions';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
 
 // The endpoints of docs/contract/api.md#organizations through docs/contract/api.md#evidence, and
-// docs/contract/api.md#users-and-tokens: each must exist and be described.
+// docs/contract/api.md#users-and-tokens and docs/contract/api.md#remotes: each must exist and be described.
 const ENDPOINTS = [
   'get /v1/me',
   'delete /v1/session',
@@ -38,6 +38,12 @@ const ENDPOINTS = [
   'get /v1/scans/{scan_id}/evidence/timeline/buckets',
   'get /v1/scans/{scan_id}/evidence/timeline',
   'get /v1/stats/tokens',
+  'get /v1/remotes',
+  'post /v1/remotes',
+  'get /v1/remotes/{name}',
+  'patch /v1/remotes/{name}',
+  'delete /v1/remotes/{name}',
+  'post /v1/remotes/{name}/test',
   'get /healthz',
 ];
 
