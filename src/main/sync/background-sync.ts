@@ -1,6 +1,6 @@
 import type { RemoteRow } from '../db/index';
 import { backgroundSyncDue } from './sync-schedule';
-import { listRemoteRows } from './sync-state.repository';
+import { listRemotes } from './remotes/remotes.repository';
 import { SyncRuns } from './sync-runs';
 import type { SyncDeps } from './sync-run';
 
@@ -39,7 +39,7 @@ export function startBackgroundSync(deps: SyncDeps, tickMs = TICK_MS): Backgroun
     (pass ??= (async () => {
       try {
         const now = Date.now();
-        for (const remote of await listRemoteRows(deps.db)) {
+        for (const remote of await listRemotes(deps.db)) {
           if (stopped) return;
           if (backgroundSyncDue(remote, now)) await syncOne(remote);
         }

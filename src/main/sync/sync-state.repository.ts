@@ -1,4 +1,4 @@
-import type { Executor, RemoteKind, RemoteRow } from '../db/index';
+import type { Executor, RemoteKind } from '../db/index';
 
 // A remote row's sync state: the lease that lets one run at a time touch it (across every process
 // on the store), the pull's cursor and the last run's summary. Every write of a run's state names
@@ -91,14 +91,6 @@ export async function saveCursor(db: Executor, remoteId: string, owner: string, 
 /** The last run's summary (JSON of SyncSummary) and when it finished. */
 export async function saveLastSync(db: Executor, remoteId: string, summary: string, at: number): Promise<void> {
   await db.updateTable('remotes').set({ last_sync: summary, last_sync_at: at }).where('id', '=', remoteId).execute();
-}
-
-export async function findRemoteByName(db: Executor, name: string): Promise<RemoteRow | undefined> {
-  return db.selectFrom('remotes').selectAll().where('name', '=', name).executeTakeFirst();
-}
-
-export async function listRemoteRows(db: Executor): Promise<RemoteRow[]> {
-  return db.selectFrom('remotes').selectAll().orderBy('name').execute();
 }
 
 /** What the remote turned out to be, when a run's probe found it changed (or it was never reached). */

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../domain-error';
 import type { ImportLimits } from '../evidence/import/import-limits';
 import type { RouteDeps } from '../http/route-types';
 import type { RemoteTimeouts } from './client/remote-client';
-import { findRemoteByName } from './sync-state.repository';
+import { findRemoteByName } from './remotes/remotes.repository';
 import { SyncRuns } from './sync-runs';
 
 export interface SyncRouteDeps extends RouteDeps {
