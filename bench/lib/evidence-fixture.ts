@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
+import { nextChangeSeq } from '../../src/main/db/change-sequence';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import { seededRandom } from '../../test/fixtures/seeded-random';
@@ -53,7 +54,22 @@ export async function createTimelineDataDir(
         const scanRows = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
         const entryRows = new BulkInserter(db, trx, 'timeline_entries', ENTRY_SAMPLE, CHUNK_ROWS);
         // The scan row first (foreign keys), with its totals patched in once they are known.
-        scanRows.push(id, START_MS, 'bench', ACTIONS[0]!, 0, 'completed', 'submitted', null, ownerId, '{}', 0, 0, 0);
+        scanRows.push(
+          id,
+          START_MS,
+          'bench',
+          ACTIONS[0]!,
+          0,
+          'completed',
+          'submitted',
+          null,
+          ownerId,
+          '{}',
+          0,
+          0,
+          0,
+          await nextChangeSeq(trx),
+        );
         await scanRows.flush();
         const timeline = await createTimeline(trx, id);
         let timestamp = START_MS;

@@ -4,6 +4,7 @@
  * straight into the store (the API would take minutes).
  */
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE } from '../../src/main/db/bulk-insert';
+import { nextChangeSeq } from '../../src/main/db/change-sequence';
 import { inTransaction } from '../../src/main/db/transaction';
 import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import { seededRandom } from '../../test/fixtures/seeded-random';
@@ -54,6 +55,7 @@ export async function createPolicyDataDir(
           entries,
           0,
           0,
+          await nextChangeSeq(trx),
         );
         await scanRows.flush();
         const timeline = await createTimeline(trx, id);

@@ -5,6 +5,7 @@
 import { inTransaction } from '../../src/main/db/transaction';
 import type { Db } from '../../src/main/db/database';
 import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../src/main/db/bulk-insert';
+import { nextChangeSeq } from '../../src/main/db/change-sequence';
 import type { StoredTimelineEntry } from '../../src/main/evidence/timeline/timeline-entry';
 import { createTimeline } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import type { Severity } from '../../src/shared/api/scans';
@@ -61,6 +62,7 @@ export async function insertEvidenceScan(db: Db, spec: EvidenceScanSpec): Promis
       spec.entries,
       violations.length,
       0,
+      await nextChangeSeq(trx),
     );
     await scans.flush();
     let tokens = 0;

@@ -3,7 +3,8 @@ import type { Role } from '../../src/shared/api/common';
 import type { Policy } from '../../src/shared/api/policies';
 import type { Scan, ScanList, ScanStatus, Severity } from '../../src/shared/api/scans';
 import type { Db } from '../../src/main/db/database';
-import type { NewScan } from '../../src/main/db/tables/scan.table';
+import { nextChangeSeq } from '../../src/main/db/change-sequence';
+import type { NewScan, ScanDraft } from '../../src/main/db/tables/scan.table';
 import { SEVERITY_RANK } from '../../src/shared/policy/severity';
 import type { TestContext, TestUser } from './test-app';
 
@@ -30,14 +31,15 @@ export function fixtureScanId(n: number): string {
 /**
  * Inserts scans straight into the store, in one transaction, each with a one-entry timeline at
  * its created_at (no violation rows: only the denormalized counts that lists and stats read).
- * Without `timelines`, the timelines are left to the caller (a store of an older schema).
+ * They share one change seq, as one transaction's scans do. Without `timelines`, the timelines are
+ * left to the caller, and the scans get no change seq: a store of an older schema has neither.
  */
 export async function insertScans(
   db: Db,
   fixtures: readonly ScanFixture[],
   { timelines = true }: { timelines?: boolean } = {},
 ): Promise<void> {
-  const rows: NewScan[] = fixtures.map((f) => {
+  const rows: ScanDraft[] = fixtures.map((f) => {
     const violations = f.violation_count ?? 0;
     return {
       id: f.id,
@@ -56,9 +58,13 @@ export async function insertScans(
     };
   });
   await db.transaction().execute(async (trx) => {
+    const changeSeq = timelines ? { change_seq: await nextChangeSeq(trx) } : {};
     for (let start = 0; start < rows.length; start += 400) {
       const chunk = rows.slice(start, start + 400);
-      await trx.insertInto('scans').values(chunk).execute();
+      await trx
+        .insertInto('scans')
+        .values(chunk.map((row) => ({ ...row, ...changeSeq }) as NewScan))
+        .execute();
       if (!timelines) continue;
       const stored = await trx
         .insertInto('timelines')

@@ -18,5 +18,6 @@ export const insertScanRow = (db: Db, id: string, ownerId: string, requestCount:
       request_count: requestCount,
       violation_count: 0,
       worst_severity: 0,
+      change_seq: 0,
     })
     .execute();

@@ -210,6 +210,7 @@ export const SCAN_SAMPLE = rowSample('scans', [
   'request_count',
   'violation_count',
   'worst_severity',
+  'change_seq',
 ]);
 export const TIMELINE_SAMPLE = rowSample('timelines', ['id', 'scan_id']);
 export const ENTRY_SAMPLE = rowSample('timeline_entries', ['timeline_id', 'seq', 'timestamp', 'action', 'tokens']);

@@ -4,7 +4,7 @@ import type { PolicyTable } from './tables/policy.table';
 import type { PolicyRunTable, PolicyStagedScanTable, PolicyStagedViolationTable } from './tables/policy-run.table';
 import type { RemoteTable, SyncPushTable } from './tables/remote.table';
 import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/rollup.table';
-import type { ScanTable } from './tables/scan.table';
+import type { ChangeSequenceTable, ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { SubmitKeyTable } from './tables/submit-key.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
@@ -37,6 +37,7 @@ export interface Database {
   policy_staged_violations: PolicyStagedViolationTable;
   remotes: RemoteTable;
   sync_pushes: SyncPushTable;
+  change_sequence: ChangeSequenceTable;
   submit_keys: SubmitKeyTable;
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { BulkInserter, relaxTransaction, type SqlValue } from './bulk-insert';
+import { resumeChangeSequence } from './change-sequence';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
@@ -94,6 +95,7 @@ const copyTables = (from: Db, to: Db, onRows?: (rows: number) => void): Promise<
         rows[table] = copied;
       }
       await resumeIdentities(trx);
+      await resumeChangeSequence(trx);
       return { rows, total: Object.values(rows).reduce((sum, n) => sum + n, 0) };
     },
     { isolation: 'read committed' },

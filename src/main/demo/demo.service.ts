@@ -5,6 +5,7 @@ import {
   dialectOf,
   type Executor,
   inTransaction,
+  nextChangeSeq,
   relaxForBulkLoad,
   relaxTransaction,
   SCAN_SAMPLE,
@@ -146,6 +147,7 @@ async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], ch
   const timelines = timelinesInserter(db, trx, chunkRows);
   const entries = timelineInserter(db, trx, chunkRows);
   const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, chunkRows);
+  const changeSeq = await nextChangeSeq(trx);
   for (const s of batch) {
     const written = scans.push(
       s.id,
@@ -161,6 +163,7 @@ async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], ch
       s.timeline.length,
       s.violations.length,
       s.worst_severity,
+      changeSeq,
     );
     if (written) await written;
   }

@@ -211,8 +211,13 @@ export async function insertStagedStep(db: Executor, runId: string, step: RowSte
     .execute();
 }
 
-/** Gives staged scans the counts of their staged violations. */
-export async function applyStagedCounts(db: Executor, runId: string, scanIds: readonly string[]): Promise<void> {
+/** Gives staged scans the counts of their staged violations, and `changeSeq`: the feed sends them again. */
+export async function applyStagedCounts(
+  db: Executor,
+  runId: string,
+  scanIds: readonly string[],
+  changeSeq: number,
+): Promise<void> {
   if (scanIds.length === 0) return;
   await db
     .updateTable('scans')
@@ -224,6 +229,7 @@ export async function applyStagedCounts(db: Executor, runId: string, scanIds: re
       return {
         violation_count: staged.select('s.violation_count'),
         worst_severity: staged.select('s.worst_severity'),
+        change_seq: changeSeq,
       };
     })
     .where('id', 'in', scanIds)

@@ -4,7 +4,7 @@ import type { Policy, PolicyComparison, PolicyPreviewBody } from '../../shared/a
 import { IMPACT_MAX_DAYS } from '../../shared/api/policies';
 import { evaluatePolicy, type Finding } from '../../shared/policy/evaluate-policy';
 import { DAY_MS, parseDateOrDateTime, parseUntil } from '../../shared/time';
-import { type Db, type Executor, inTransaction, type NewPolicyStagedViolation } from '../db/index';
+import { type Db, type Executor, inTransaction, nextChangeSeq, type NewPolicyStagedViolation } from '../db/index';
 import { conflict, DomainError } from '../domain-error';
 import { newId } from '../ids';
 import { requireRole } from '../organizations/access';
@@ -248,9 +248,12 @@ async function endRun(db: Db, run: ImpactRun, staged: boolean): Promise<void> {
  */
 async function swapIn(trx: Executor, runId: string): Promise<void> {
   let after: string | undefined;
+  let changeSeq: number | undefined;
   for (;;) {
     const page = await stagedScansPage(trx, runId, after, PAGE_SCANS);
     if (page.length === 0) return;
+    // Before the first write, whose rollup rows a submit holding the counter may wait for.
+    changeSeq ??= await nextChangeSeq(trx);
     for (const step of planSteps(
       page.map((scan) => ({ key: scan.scanId, rows: scan.storedCount })),
       STEP_ROWS,
@@ -272,7 +275,7 @@ async function swapIn(trx: Executor, runId: string): Promise<void> {
       STEP_ROWS,
     )) {
       if (step.kind === 'slice' && step.from > 0) continue;
-      await applyStagedCounts(trx, runId, step.kind === 'items' ? step.keys : [step.key]);
+      await applyStagedCounts(trx, runId, step.kind === 'items' ? step.keys : [step.key], changeSeq);
       await nextTurn();
     }
     after = page[page.length - 1]!.scanId;

@@ -10,7 +10,7 @@ import {
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime, parseDateTime, parseUntil } from '../../shared/time';
-import { type Db, storeOf } from '../db/index';
+import { type Db, nextChangeSeq, storeOf } from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
@@ -177,6 +177,8 @@ export async function submitScan(
       package_origin: null,
       origin_remote_id: null,
       origin_id: null,
+      // Last before the first write: on PostgreSQL other writers of scans wait from here to the commit.
+      change_seq: await nextChangeSeq(trx),
     };
     await repo.insertScan(trx, row);
     // Before the timeline: a key that a concurrent request holds fails here, before the costly part.

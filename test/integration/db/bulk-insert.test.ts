@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function insertScan(trx: Executor, id: string): Promise<void> {
   const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, 1);
-  scans.push(id, 1_700_000_000_000, 'tool', 'act', 0, 'completed', 'submitted', null, owner, '{}', 0, 0, 0);
+  scans.push(id, 1_700_000_000_000, 'tool', 'act', 0, 'completed', 'submitted', null, owner, '{}', 0, 0, 0, 0);
   await scans.flush();
 }
 

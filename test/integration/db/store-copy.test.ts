@@ -143,6 +143,36 @@ describe(`store copy (${onPostgres ? 'PostgreSQL → SQLite → PostgreSQL' : 'S
     }
   });
 
+  it("keeps the scans' change seqs and resumes the counter past them, under a sequence id of its own", async () => {
+    const seqs = (db: Workspace['db']) =>
+      db
+        .selectFrom('scans')
+        .select(['id', 'change_seq'])
+        .where('tool', 'not in', ['seq-check', 'copy-check'])
+        .orderBy('id')
+        .execute();
+    const [original, ...copies] = await Promise.all(stores.map(({ workspace }) => seqs(workspace.db)));
+    for (const copied of copies) expect(copied).toEqual(original);
+    for (const { app, workspace } of stores) {
+      const submitted = await app.inject({
+        method: 'POST',
+        url: '/v1/scans',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { tool: 'seq-check', action: 'edit', tokens: 1 },
+      });
+      expect(submitted.statusCode, submitted.body).toBe(201);
+      const stored = await workspace.db
+        .selectFrom('scans')
+        .select('change_seq')
+        .where('id', '=', submitted.json<{ id: string }>().id)
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.change_seq)).toBeGreaterThan(Math.max(...original!.map((row) => Number(row.change_seq))));
+    }
+    // The SQLite copy was migrated on its own (PostgreSQL test stores are clones of one template).
+    const sequenceOf = (db: Workspace['db']) => db.selectFrom('change_sequence').select('id').executeTakeFirstOrThrow();
+    expect(await sequenceOf(stores[1]!.workspace.db)).not.toEqual(await sequenceOf(stores[0]!.workspace.db));
+  });
+
   it('refuses a target that is not empty, and leaves it as it was', async () => {
     const target = stores[1]!.workspace.db;
     const before = await countRows(target);

@@ -246,6 +246,7 @@ describe('DELETE /v1/organizations/:id', () => {
         request_count: 2,
         violation_count: 1,
         worst_severity: 2,
+        change_seq: 0,
       })
       .execute();
     await insertTimeline(ctx.db, scanId, [

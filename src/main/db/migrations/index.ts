@@ -16,6 +16,7 @@ import * as trackTokens from './2026_11_26_123000_track_tokens';
 import * as stageTimelines from './2026_11_26_124500_stage_timelines';
 import * as keepPackageIds from './2026_11_26_131700_keep_package_ids';
 import * as createRemotes from './2026_11_26_160000_create_remotes';
+import * as trackChanges from './2026_11_26_170000_track_changes';
 import * as createSubmitKeys from './2026_11_26_170500_create_submit_keys';
 
 /**
@@ -40,5 +41,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_26_124500_stage_timelines': stageTimelines,
   '2026_11_26_131700_keep_package_ids': keepPackageIds,
   '2026_11_26_160000_create_remotes': createRemotes,
+  '2026_11_26_170000_track_changes': trackChanges,
   '2026_11_26_170500_create_submit_keys': createSubmitKeys,
 };

@@ -31,7 +31,23 @@ export interface ScanTable {
   origin_remote_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** A pulled scan's id on that remote. */
   origin_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * The store change that last touched the scan: taken from `nextChangeSeq` by the transaction
+   * that stores it or re-evaluates its violations (docs/contract/api.md#sync). Required on
+   * insert, so that every writer says where it takes it.
+   */
+  change_seq: number;
 }
 
 export type ScanRow = Selectable<ScanTable>;
 export type NewScan = Insertable<ScanTable>;
+/** A scan row made before the transaction that stores it, which gives it its `change_seq`. */
+export type ScanDraft = Omit<NewScan, 'change_seq'>;
+
+/** The store's one change counter (db/change-sequence.ts): a single row. */
+export interface ChangeSequenceTable {
+  /** Names this store's sequence: a feed cursor from elsewhere is refused by it. */
+  id: string;
+  /** The last value handed out. */
+  last_seq: number;
+}

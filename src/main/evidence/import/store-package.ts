@@ -1,7 +1,7 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import { type Db, type Executor, inTransaction, type NewScan, type ScanRow } from '../../db/index';
+import { type Db, type Executor, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
 import { findScan, findVisibleScan, insertImportedScan, insertViolations } from '../../scans/scans.repository';
 import { DomainError } from '../../domain-error';
 import { derivedViolationId } from './import-ids';
@@ -31,7 +31,7 @@ function scanRow(
   violations: readonly Violation[],
   userId: string,
   id: string,
-): NewScan {
+): ScanDraft {
   const document = scan.scan;
   return {
     id,
@@ -63,8 +63,14 @@ export class ImportRaced extends Error {
 }
 
 /** Stores a new scan whose timeline is staged, inside the import's closing transaction. */
-async function storeNewScan(db: Db, trx: Executor, scan: PackageScan, writer: NewScanWriter): Promise<ScanRow> {
-  const row = writer.row!;
+async function storeNewScan(
+  db: Db,
+  trx: Executor,
+  scan: PackageScan,
+  writer: NewScanWriter,
+  changeSeq: number,
+): Promise<ScanRow> {
+  const row = { ...writer.row!, change_seq: changeSeq };
   if (await findScan(trx, writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
   await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
   await insertImportedScan(trx, row);
@@ -170,7 +176,9 @@ export async function storePackageScans(
           if (!(await findVisibleScan(trx, id, userId))) throw new ImportRaced(`scan ${id} went meanwhile`);
         }
         const rows: ScanRow[] = [];
-        for (const { scan, writer } of writers) rows.push(await storeNewScan(db, trx, scan, writer));
+        let seq: number | undefined;
+        for (const { scan, writer } of writers)
+          rows.push(await storeNewScan(db, trx, scan, writer, (seq ??= await nextChangeSeq(trx))));
         return rows;
       },
       { isolation: 'read committed' },

@@ -1,5 +1,5 @@
 import type { TokenBreakdown, Violation } from '../../../shared/api/scans';
-import type { Db, Executor, NewScan, ScanRow } from '../../db/index';
+import type { Db, Executor, ScanDraft, ScanRow } from '../../db/index';
 import { toViolation } from '../../scans/scan-mapping';
 import { findViolations } from '../../scans/scans.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
@@ -40,7 +40,7 @@ export class StoredScanComparison implements TimelineSink {
   private constructor(
     trx: Executor,
     private readonly stored: ScanRow,
-    private readonly row: (defaults: ScanDefaults) => NewScan,
+    private readonly row: (defaults: ScanDefaults) => ScanDraft,
   ) {
     this.storedChunks = timelineChunks(trx, stored.id);
   }
@@ -50,7 +50,7 @@ export class StoredScanComparison implements TimelineSink {
     stored: ScanRow,
     scan: PackageScan,
     violations: readonly Violation[],
-    row: (defaults: ScanDefaults) => NewScan,
+    row: (defaults: ScanDefaults) => ScanDraft,
   ): Promise<StoredScanComparison> {
     const comparison = new StoredScanComparison(trx, stored, row);
     if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(scan.tokenBreakdown)) {
@@ -104,14 +104,14 @@ export class StoredScanComparison implements TimelineSink {
 
 /** A new scan: its timeline staged as it streams, the rest stored by storeNewScan once the package is accepted. */
 export class NewScanWriter implements TimelineSink {
-  row: NewScan | undefined;
+  row: ScanDraft | undefined;
   readonly timeline: StagedTimelineWriter;
 
   constructor(
     db: Db,
     readonly id: string,
     readonly violations: readonly Violation[],
-    private readonly toRow: (defaults: ScanDefaults) => NewScan,
+    private readonly toRow: (defaults: ScanDefaults) => ScanDraft,
   ) {
     this.timeline = new StagedTimelineWriter(db);
   }

@@ -38,6 +38,7 @@ describe('writeEvidencePackage', () => {
         request_count: ENTRIES,
         violation_count: 0,
         worst_severity: 0,
+        change_seq: 0,
       })
       .execute();
     await insertTimeline(
