@@ -134,9 +134,14 @@ describe('sync with a Scandesk remote', () => {
     // the local copy of the policy judged it offline already
     expect(inOrg.violations.map((v) => v.rule)).toEqual(['tool.blocked']);
     const before = (await teamScans(alice)).length;
+    const pending = async () =>
+      ((await laptop.request({ method: 'GET', url: '/v1/remotes/team' })).json() as { pending_push: number })
+        .pending_push;
+    expect(await pending()).toBe(2);
 
     const first = await syncNow(laptop, 'team');
     expect(counts(first.summary)).toMatchObject({ outcome: 'done', sent: 2, waiting: 0 });
+    expect(await pending()).toBe(0);
     const after = await teamScans(alice);
     expect(after).toHaveLength(before + 2);
     expect(
