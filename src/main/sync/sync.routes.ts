@@ -18,6 +18,9 @@ export interface SyncRouteDeps extends RouteDeps {
 
 const tags = ['sync'];
 
+// The sync run's one route (docs/contract/api.md#sync-runs): it starts or joins the remote's run
+// and streams what the run reports, line by line, until its summary.
+
 export const syncRoutes: FastifyPluginAsyncTypebox<SyncRouteDeps> = async (app, { db, dataDir, limits, timeouts }) => {
   app.post(
     '/v1/remotes/:name/sync',
