@@ -1,8 +1,9 @@
-import type { Scan, ScanSummary, Violation } from '../../shared/api/scans';
+import type { Scan, ScanOrigin, ScanPush, ScanSummary, Violation } from '../../shared/api/scans';
 import { SEVERITY_BY_RANK } from '../../shared/policy/severity';
 import { formatTimestamp } from '../../shared/time';
 import type { ScanRow, ViolationRow } from '../db/index';
 import type { ScanNotice } from '../live/scan-feed';
+import type { AcknowledgedPush } from './scan-remotes.repository';
 
 export function toViolation(row: ViolationRow): Violation {
   return {
@@ -46,6 +47,31 @@ export function toScanFor(viewerId: string, row: ScanRow, violations: readonly V
     ...scan,
     package_id: row.package_id,
     ...(row.package_origin === null ? {} : { package_origin: row.package_origin }),
+  };
+}
+
+/**
+ * What a scan object says of sync: a pulled scan's origin (`remote` the remote's name, null once it
+ * was removed) and the remotes that acknowledged a pushed one; neither when there is nothing to say.
+ */
+export function toSyncMarks(
+  row: ScanRow,
+  remote: string | null,
+  pushes: readonly AcknowledgedPush[],
+): { origin?: ScanOrigin; pushed?: ScanPush[] } {
+  return {
+    ...(row.origin_id === null ? {} : { origin: { remote, id: row.origin_id } }),
+    ...(pushes.length === 0
+      ? {}
+      : {
+          pushed: pushes.map((push) => ({
+            remote: push.remote,
+            id: push.remote_scan_id,
+            violation_count: push.remote_violation_count,
+            worst_severity:
+              push.remote_worst_severity === null ? null : (SEVERITY_BY_RANK[push.remote_worst_severity] ?? null),
+          })),
+        }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { expressionBuilder, sql, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
-import type { ScanStatus } from '../../shared/api/scans';
+import type { ScanSource, ScanStatus } from '../../shared/api/scans';
 import {
   type Database,
   type Executor,
@@ -28,6 +28,9 @@ export interface ScanFilters {
   has_violations?: boolean | undefined;
   /** Scans that `importer` imported from a package in which their id was `id`; nobody else's. */
   package_id?: { id: string; importer: string } | undefined;
+  source?: ScanSource | undefined;
+  /** Pulled scans whose id on their remote is this. */
+  origin_id?: string | undefined;
 }
 
 /** The organizations whose scans the user sees as an owner or admin. */
@@ -87,6 +90,8 @@ export function matching(filters: ScanFilters) {
     if (filters.has_violations !== undefined) {
       conditions.push(eb('scans.violation_count', filters.has_violations ? '>' : '=', 0));
     }
+    if (filters.source !== undefined) conditions.push(eb('scans.source', '=', filters.source));
+    if (filters.origin_id !== undefined) conditions.push(eb('scans.origin_id', '=', filters.origin_id));
     if (filters.package_id !== undefined) {
       // A package id is the importer's own word for a scan: never looked up among another
       // user's imports, even ones the caller could otherwise see.
@@ -165,8 +170,12 @@ async function countScans(db: Executor, userId: string, filters: ScanFilters): P
  * which carry every column the filters and the visibility rule read (~0.3 µs per match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
-  // The rollups know nothing of packages; the package index finds the few matches at once.
-  if (filters.package_id !== undefined) return countScans(db, userId, filters);
+  // The rollups know nothing of packages; the package index finds the few matches at once. Nor
+  // of sources and origins: an origin id finds its few matches by its index, a source is counted
+  // over the visible scans (docs/contract/api.md#scan-list).
+  if (filters.package_id !== undefined || filters.origin_id !== undefined || filters.source !== undefined) {
+    return countScans(db, userId, filters);
+  }
   if (filters.since === undefined && filters.until === undefined) return sumScanCounts(db, userId, filters);
   if (filters.status !== undefined || filters.has_violations !== undefined) return countScans(db, userId, filters);
   const { days, edges } = splitByDays(filters);

@@ -15,7 +15,8 @@ import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { conflict, DomainError, notFound } from '../domain-error';
-import { toScan, toScanFor, toScanNotice, toScanSummary } from './scan-mapping';
+import { toScan, toScanFor, toScanNotice, toScanSummary, toSyncMarks } from './scan-mapping';
+import { acknowledgedPushes, remoteName } from './scan-remotes.repository';
 import { GridRecorder } from '../evidence/timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline/timeline-grid';
@@ -49,6 +50,8 @@ export function toFilters(
     organization_id: query.organization_id,
     has_violations: query.has_violations,
     package_id: query.package_id === undefined ? undefined : { id: query.package_id, importer: importer! },
+    source: query.source,
+    origin_id: query.origin_id,
   };
 }
 
@@ -93,7 +96,13 @@ export async function listScans(db: Db, userId: string, query: ScanListQuery): P
 export async function readScan(db: Db, userId: string, id: string): Promise<Scan> {
   const row = await repo.findVisibleScan(db, id, userId);
   if (!row) throw notFound('scan');
-  return toScanFor(userId, row, await violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }));
+  const [violations, remote, pushes] = await Promise.all([
+    violationRows(db, id, { offset: 0, limit: SCAN_VIOLATIONS_INLINE_MAX }),
+    row.origin_remote_id === null ? undefined : remoteName(db, row.origin_remote_id),
+    // Only what is made here is pushed.
+    row.source === 'submitted' ? acknowledgedPushes(db, id) : [],
+  ]);
+  return { ...toScanFor(userId, row, violations), ...toSyncMarks(row, remote ?? null, pushes) };
 }
 
 /** The timeline to store: the submitted one in timestamp order (stable), else one entry for the scan. */

@@ -32,6 +32,26 @@ export type Violation = Static<typeof Violation>;
  */
 export const SCAN_VIOLATIONS_INLINE_MAX = 1000;
 
+/** Where a pulled scan came from (docs/contract/api.md#pulled-scans). */
+export const ScanOrigin = Type.Object({
+  remote: Type.Union([Type.String(), Type.Null()], {
+    description: 'the name of the remote it was pulled from; null once that remote was removed',
+  }),
+  id: { ...Id, description: "the scan's id on that remote" },
+});
+export type ScanOrigin = Static<typeof ScanOrigin>;
+
+/** A remote's copy of a scan pushed to it, and the remote's verdict under its own policy. */
+export const ScanPush = Type.Object({
+  remote: Type.String({ description: 'the name of the remote' }),
+  id: { ...Id, description: "the scan's id on that remote" },
+  violation_count: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+    description: "the remote's violations of the scan, as last heard; null if it never said",
+  }),
+  worst_severity: Type.Union([SeveritySchema, Type.Null()]),
+});
+export type ScanPush = Static<typeof ScanPush>;
+
 export const Scan = Type.Object({
   id: Id,
   created_at: Timestamp,
@@ -59,6 +79,16 @@ export const Scan = Type.Object({
     ...Label,
     description: "(extension) what made that package, where it says (a format-1 manifest's `generator`)",
   }),
+  origin: Type.Optional({
+    ...ScanOrigin,
+    description:
+      '(extension) a pulled scan: the remote it came from and its id there; GET /v1/scans?origin_id= finds it',
+  }),
+  pushed: Type.Optional(
+    Type.Array(ScanPush, {
+      description: '(extension) the remotes that acknowledged this scan when a sync pushed it; absent when none did',
+    }),
+  ),
 });
 export type Scan = Static<typeof Scan>;
 
@@ -177,6 +207,16 @@ export const ScanListQuery = Type.Object(
     status: Type.Optional(ScanStatusSchema),
     organization_id: Type.Optional(Id),
     has_violations: Type.Optional(Type.Boolean()),
+    source: Type.Optional(
+      Type.Enum(SCAN_SOURCES, {
+        description: 'submitted here, imported from a package, or pulled from a remote (extension)',
+      }),
+    ),
+    origin_id: Type.Optional({
+      ...Id,
+      description:
+        "pulled scans whose id on their remote is this one, from any remote (extension): a remote's link resolved here",
+    }),
     package_id: Type.Optional({
       ...Id,
       description: "scans you imported from a package in which this was their id (extension); never anyone else's",

@@ -18,6 +18,7 @@ import * as keepPackageIds from './2026_11_26_131700_keep_package_ids';
 import * as createRemotes from './2026_11_26_160000_create_remotes';
 import * as trackChanges from './2026_11_26_170000_track_changes';
 import * as createSubmitKeys from './2026_11_26_170500_create_submit_keys';
+import * as storePulledScans from './2026_11_26_175000_store_pulled_scans';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -43,4 +44,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_26_160000_create_remotes': createRemotes,
   '2026_11_26_170000_track_changes': trackChanges,
   '2026_11_26_170500_create_submit_keys': createSubmitKeys,
+  '2026_11_26_175000_store_pulled_scans': storePulledScans,
 };

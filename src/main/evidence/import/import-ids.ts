@@ -7,14 +7,17 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const BODY_LENGTH = 26;
 /** Versioned: a different derivation later must not produce the same ids. */
 const DOMAIN = 'scandesk.import.v1\0';
+/** Pulled scans (docs/contract/api.md#pulled-scans): a domain of their own, never an import's ids. */
+const PULL_DOMAIN = 'scandesk.sync.v1\0';
 
 /**
- * 26 Crockford characters of SHA-256(domain + user + NUL + package id). The user is part of the
- * hash, so that two users importing the same package get different ids and no user can make the
- * id another user's import will get; the NUL keeps ("ab", "c") and ("a", "bc") apart.
+ * 26 Crockford characters of SHA-256(domain + owner + NUL + id). The owner (the importing user, or
+ * the remote a scan is pulled from) is part of the hash, so that two users importing the same
+ * package get different ids and no user can make the id another user's import will get; the NUL
+ * keeps ("ab", "c") and ("a", "bc") apart.
  */
-function derivedBody(userId: string, packageId: string): string {
-  const digest = createHash('sha256').update(`${DOMAIN}${userId}\0${packageId}`, 'utf8').digest();
+function derivedBody(userId: string, packageId: string, domain = DOMAIN): string {
+  const digest = createHash('sha256').update(`${domain}${userId}\0${packageId}`, 'utf8').digest();
   let body = '';
   let bits = 0;
   let value = 0;
@@ -37,3 +40,11 @@ export const derivedScanId = (userId: string, packageId: string): string =>
 /** The id a violation of a derived scan is stored under. */
 export const derivedViolationId = (userId: string, packageViolationId: string): string =>
   ID_PREFIX.violation + derivedBody(userId, packageViolationId);
+
+/** Where a scan pulled from remote `remoteId`, whose id there is `remoteScanId`, is stored. */
+export const pulledScanId = (remoteId: string, remoteScanId: string): string =>
+  ID_PREFIX.scan + derivedBody(remoteId, remoteScanId, PULL_DOMAIN);
+
+/** The id a pulled scan's violation is stored under. */
+export const pulledViolationId = (remoteId: string, remoteViolationId: string): string =>
+  ID_PREFIX.violation + derivedBody(remoteId, remoteViolationId, PULL_DOMAIN);

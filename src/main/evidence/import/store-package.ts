@@ -25,7 +25,7 @@ import type { InflateBudget } from './zip/inflate-guard';
  * The scan row of a package scan, stored as `id`, with the upstream defaults applied
  * (docs/contract/package-format.md#upstream-packages).
  */
-function scanRow(
+export function scanRow(
   scan: PackageScan,
   defaults: ScanDefaults,
   violations: readonly Violation[],

@@ -31,6 +31,8 @@ export interface TimelineSink {
  */
 export class StoredScanComparison implements TimelineSink {
   why: string | null = null;
+  /** Whether the violations differ, when they are compared apart from `why` (a pull replaces them alone). */
+  violationsDiffer = false;
   private fieldsCompared = false;
   private readonly storedChunks: AsyncGenerator<StoredTimelineEntry[]>;
   private rows: StoredTimelineEntry[] = [];
@@ -51,11 +53,14 @@ export class StoredScanComparison implements TimelineSink {
     scan: PackageScan,
     violations: readonly Violation[],
     row: (defaults: ScanDefaults) => ScanDraft,
+    options: { violationsApart?: boolean } = {},
   ): Promise<StoredScanComparison> {
     const comparison = new StoredScanComparison(trx, stored, row);
+    const differ = async () => !sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations);
+    if (options.violationsApart) comparison.violationsDiffer = await differ();
     if (canonical(JSON.parse(stored.token_breakdown) as TokenBreakdown) !== canonical(scan.tokenBreakdown)) {
       comparison.why = 'token_breakdown differs';
-    } else if (!sameViolations((await findViolations(trx, stored.id)).map(toViolation), violations)) {
+    } else if (!options.violationsApart && (await differ())) {
       comparison.why = 'violations differ';
     } else if (stored.request_count !== scan.evidence.request_count) {
       comparison.why = 'the timeline differs in length';

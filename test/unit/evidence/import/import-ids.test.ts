@@ -1,6 +1,11 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { derivedScanId, derivedViolationId } from '../../../../src/main/evidence/import/import-ids';
+import {
+  derivedScanId,
+  derivedViolationId,
+  pulledScanId,
+  pulledViolationId,
+} from '../../../../src/main/evidence/import/import-ids';
 import { Id } from '../../../../src/shared/api/common';
 
 // Known answers computed independently (Python: the first 130 bits of SHA-256 as one big integer,
@@ -29,5 +34,13 @@ describe('import ids', () => {
     expect(derivedScanId('usr_A', 'x')).not.toBe(derivedScanId('usr_A', 'y'));
     expect(derivedScanId('usr_Ab', 'c')).not.toBe(derivedScanId('usr_A', 'bc'));
     expect(derivedScanId('usr_A', 'x')).toBe(derivedScanId('usr_A', 'x'));
+  });
+
+  it('of pulled scans are SHA-256("scandesk.sync.v1\\0" + remote + "\\0" + id): never an import\'s, one per remote', () => {
+    expect(pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('scan_CRVRQ3WXA5EC4KV01DAB0R0T0J');
+    expect(pulledViolationId('remote-team', 'vio_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('vio_ZBVC4AAMW527PEAAWD5MSQB2T4');
+    expect(pulledScanId('remote-team', 'x')).not.toBe(derivedScanId('remote-team', 'x'));
+    expect(pulledScanId('remote-a', 'x')).not.toBe(pulledScanId('remote-b', 'x'));
+    expect(new Ajv({ strict: false }).validate(Id, pulledScanId('r', 'x'))).toBe(true);
   });
 });

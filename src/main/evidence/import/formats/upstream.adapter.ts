@@ -32,13 +32,37 @@ function inlineTimeline(entry: string, document: EvidenceDocument): TimelineSour
   };
 }
 
-/** The package's scans, in the order of their evidence files, each document parsed once. */
-export async function readUpstream(archive: PackageArchive, budget: InflateBudget): Promise<PackageScan[]> {
+/**
+ * A document given beside the archive and read as one of its entries: a sync adds the upstream's
+ * get-scan answer when its evidence download holds no scan document. `name` is how errors name it.
+ */
+export interface ExtraDocument {
+  name: string;
+  json: unknown;
+}
+
+/**
+ * The package's scans, in the order of their evidence files, each document parsed once; `extra`
+ * documents are read after the archive's entries, as if they were more of them.
+ */
+export async function readUpstream(
+  archive: PackageArchive,
+  budget: InflateBudget,
+  extra: readonly ExtraDocument[] = [],
+): Promise<PackageScan[]> {
   const evidenceEntries = new Map<string, { entry: string; document: EvidenceDocument }>();
   const scanEntries = new Map<string, { entry: string; document: ScanDocument }>();
-  for (const name of archive.entries.keys()) {
-    if (!name.toLowerCase().endsWith('.json')) continue;
-    const value = parseJsonDocument((await archive.readJsonBytes(name, budget)).data, name);
+  const documents = async function* (): AsyncGenerator<{ name: string; value: unknown }> {
+    for (const name of archive.entries.keys()) {
+      if (!name.toLowerCase().endsWith('.json')) continue;
+      yield { name, value: parseJsonDocument((await archive.readJsonBytes(name, budget)).data, name) };
+    }
+    for (const { name, json } of extra) {
+      if (archive.entries.has(name)) throw invalidPackage('given beside the archive and inside it too', name);
+      yield { name, value: json };
+    }
+  };
+  for await (const { name, value } of documents()) {
     const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
     if (object && 'scan_id' in object && 'evidence' in object) {
       const document = checkEvidenceDocument(value, name);

@@ -1,0 +1,285 @@
+import type { Violation } from '../../../shared/api/scans';
+import { worstSeverityRank } from '../../../shared/policy/severity';
+import { type Db, type Executor, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
+import { DomainError } from '../../domain-error';
+import { findScan } from '../../scans/scans.repository';
+import { pulledScanId, pulledViolationId } from './import-ids';
+import { refuseTakenViolationIds } from './import-target';
+import type { PackageScan } from './package-scan';
+import { pulledOutcome, type PulledOutcome } from './pulled-outcome';
+import {
+  detachTimeline,
+  findAcknowledgedPush,
+  findPulledScan,
+  insertPulledScan,
+  deleteViolationsOf,
+  recordRemoteVerdict,
+  rewritePulledScan,
+} from './pulled-scans.repository';
+import { ScanCheck, type ScanDefaults } from './scan-check';
+import { adoptStagedTimeline, discardStagedTimelines } from './staged-timelines.repository';
+import { ImportRaced, scanRow } from './store-package';
+import { NewScanWriter, StoredScanComparison } from './store-sinks';
+import type { InflateBudget } from './zip/inflate-guard';
+
+// A pulled package in one pass, as store-package.ts does an import: each timeline is read once,
+// checked and, in the same pass, staged (a new scan) or compared with the scan pulled before.
+// A stored scan that differs in more than its violations is read a second time, to stage its new
+// timeline. Then one short transaction writes everything, runs the caller's `closing` (the
+// sync's cursor) and commits; a refusal anywhere before leaves the store as it was.
+
+/** Where a pull stores a remote's scans (docs/contract/api.md#pulled-scans). */
+export interface PulledPlacement {
+  remoteId: string;
+  /** The local user the remote fills: pulled scans are theirs. */
+  userId: string;
+  /** The remote's organization ids → their local mirrors'. A scan in any other is stored in none. */
+  organizations: ReadonlyMap<string, string>;
+}
+
+/** Local scan ids by outcome; `echoed` names our own pushed scans that came back. */
+export interface PulledImportResult {
+  new: string[];
+  changed: string[];
+  unchanged: string[];
+  echoed: string[];
+}
+
+/** A package scan as it will be stored: where, with which violations, and what becomes of it. */
+interface Placed {
+  scan: PackageScan;
+  id: string;
+  outcome: PulledOutcome;
+  violations: Violation[];
+  row: ScanDraft;
+  /** A new or replaced scan's staged timeline. */
+  writer?: NewScanWriter;
+  /** An echo: our own scan that the remote holds as this one. */
+  pushed?: string;
+}
+
+function pulledRow(
+  placement: PulledPlacement,
+  scan: PackageScan,
+  defaults: ScanDefaults,
+  violations: readonly Violation[],
+  id: string,
+): ScanDraft {
+  const remoteOrganization = scan.scan?.organization_id ?? null;
+  return {
+    ...scanRow(scan, defaults, violations, placement.userId, id),
+    source: 'pulled',
+    organization_id: remoteOrganization === null ? null : (placement.organizations.get(remoteOrganization) ?? null),
+    package_id: null,
+    package_origin: null,
+    origin_remote_id: placement.remoteId,
+    origin_id: scan.id,
+  };
+}
+
+/** Reads, checks and places one package scan; stages its timeline when it is new. */
+async function place(
+  db: Db,
+  placement: PulledPlacement,
+  scan: PackageScan,
+  violationIds: Set<string>,
+  budget: InflateBudget,
+): Promise<Placed> {
+  const { remoteId } = placement;
+  const id = pulledScanId(remoteId, scan.id);
+  const violations = scan.violations.map((violation) => ({
+    ...violation,
+    id: pulledViolationId(remoteId, violation.id),
+  }));
+  const row = (defaults: ScanDefaults) => pulledRow(placement, scan, defaults, violations, id);
+  const push = await findAcknowledgedPush(db, remoteId, scan.id);
+  const echo = push !== undefined;
+  const stored = echo ? undefined : await findPulledScan(db, remoteId, scan.id);
+  if (!echo && !stored) {
+    // Only a scan pulled before holds an id derived in the pull's domain, and it has this origin.
+    if (await findScan(db, id)) throw conflict(scan, 'the id it would be stored under is in use');
+    await refuseTakenViolationIds(db, scan.id, scan.evidenceEntry, violations, scan.violations);
+  }
+  const sink = echo
+    ? null
+    : stored
+      ? await StoredScanComparison.start(db, stored, scan, violations, row, { violationsApart: true })
+      : new NewScanWriter(db, id, violations, row);
+  const check = new ScanCheck(scan, violationIds);
+  let defaults: ScanDefaults | undefined;
+  try {
+    for await (const chunk of scan.timeline.read(budget)) {
+      check.take(chunk);
+      if (sink) await sink.take(chunk, (defaults ??= check.defaults()));
+    }
+    check.finish();
+    defaults ??= check.defaults();
+    await sink?.end(defaults);
+  } catch (error) {
+    if (sink instanceof NewScanWriter) await discard(db, [sink]);
+    throw error;
+  }
+  const newRow = row(defaults);
+  const outcome = pulledOutcome({
+    echo,
+    stored: stored !== undefined,
+    differs: sink instanceof StoredScanComparison && sink.why !== null,
+    violationsDiffer: sink instanceof StoredScanComparison && sink.violationsDiffer,
+    organizationDiffers: stored !== undefined && stored.organization_id !== newRow.organization_id,
+  });
+  const placed: Placed = { scan, id, outcome, violations, row: newRow };
+  if (sink instanceof NewScanWriter) placed.writer = sink;
+  if (push) placed.pushed = push.scan_id;
+  return placed;
+}
+
+const conflict = (scan: PackageScan, why: string): DomainError =>
+  new DomainError('conflict', `scan ${scan.id} cannot be stored: ${why}`, [
+    { field: 'scan_id', entry: scan.evidenceEntry, message: `${scan.id}: ${why}` },
+  ]);
+
+/** Stages a replaced scan's timeline: a second read, checked already by the first. */
+async function stageAgain(db: Db, placed: Placed, budget: InflateBudget): Promise<void> {
+  const writer = new NewScanWriter(db, placed.id, placed.violations, () => placed.row);
+  placed.writer = writer;
+  const defaults: ScanDefaults = { createdAt: placed.row.created_at, action: placed.row.action };
+  for await (const chunk of placed.scan.timeline.read(budget)) await writer.take(chunk, defaults);
+  await writer.end(defaults);
+}
+
+async function discard(db: Db, writers: readonly NewScanWriter[]): Promise<void> {
+  await discardStagedTimelines(
+    db,
+    writers.flatMap((writer) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
+  );
+}
+
+/** Gives a scan the staged timeline (and its pyramid) of `writer`. */
+async function adopt(db: Db, trx: Executor, id: string, writer: NewScanWriter): Promise<void> {
+  const staged = writer.timeline.id;
+  if (staged === undefined) return;
+  await adoptStagedTimeline(trx, staged, id);
+  await writer.timeline.grid.store(db, trx, id);
+}
+
+/**
+ * Writes one placed scan inside the closing transaction, a scan it stores or changes under change
+ * seq `seq` (docs/contract/api.md#sync); a detached timeline's id, to delete after it.
+ */
+async function write(
+  db: Db,
+  trx: Executor,
+  placement: PulledPlacement,
+  placed: Placed,
+  seq: number,
+): Promise<number | undefined> {
+  const { scan, id, violations } = placed;
+  const row = { ...placed.row, change_seq: seq };
+  const counts = {
+    violation_count: violations.length,
+    worst_severity: worstSeverityRank(violations.map((v) => v.severity)),
+  };
+  switch (placed.outcome) {
+    case 'echoed': {
+      const verdict = { violationCount: counts.violation_count, worstSeverity: counts.worst_severity };
+      if (!(await recordRemoteVerdict(trx, placement.remoteId, scan.id, verdict))) {
+        throw new ImportRaced(`the push acknowledged as ${scan.id} went meanwhile`);
+      }
+      return undefined;
+    }
+    case 'unchanged':
+      if (!(await findPulledScan(trx, placement.remoteId, scan.id))) throw new ImportRaced(`scan ${id} went meanwhile`);
+      return undefined;
+    case 'new':
+      if (await findScan(trx, id)) throw new ImportRaced(`scan ${id} was stored meanwhile`);
+      await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, violations, scan.violations);
+      await insertPulledScan(trx, row);
+      await adopt(db, trx, id, placed.writer!);
+      await rewritePulledScan(trx, id, violations, {});
+      return undefined;
+    case 'violations':
+    case 'replaced': {
+      if (!(await findPulledScan(trx, placement.remoteId, scan.id))) throw new ImportRaced(`scan ${id} went meanwhile`);
+      // The old violations go first: a new one may take the id an old one had.
+      await deleteViolationsOf(trx, id);
+      await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, violations, scan.violations);
+      if (placed.outcome === 'violations') {
+        await rewritePulledScan(trx, id, violations, {
+          ...counts,
+          organization_id: row.organization_id ?? null,
+          change_seq: seq,
+        });
+        return undefined;
+      }
+      const detached = await detachTimeline(trx, id);
+      const { id: _id, ...fields } = row;
+      await rewritePulledScan(trx, id, violations, fields);
+      await adopt(db, trx, id, placed.writer!);
+      return detached;
+    }
+  }
+}
+
+/**
+ * Checks and stores a pulled package's scans as `placement` says, all or nothing; `closing` runs
+ * last inside the one transaction that writes them. `onStored` hears of each new scan once
+ * committed. Throws ImportRaced when the package must be read again.
+ */
+export async function storePulledScans(
+  db: Db,
+  placement: PulledPlacement,
+  scans: readonly PackageScan[],
+  budget: InflateBudget,
+  closing: (trx: Executor) => Promise<void>,
+  onStored: (row: ScanRow) => void = () => undefined,
+): Promise<PulledImportResult> {
+  const placed: Placed[] = [];
+  const violationIds = new Set<string>();
+  let seq: number | undefined;
+  try {
+    for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget));
+    for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget);
+    const written = await inTransaction(
+      db,
+      async (trx) => {
+        const timelines: number[] = [];
+        // Taken before the first write (db/change-sequence.ts), and only when a scan is written.
+        const writes = placed.some((one) => one.outcome !== 'unchanged' && one.outcome !== 'echoed');
+        const seq = writes ? await nextChangeSeq(trx) : 0;
+        for (const one of placed) {
+          const id = await write(db, trx, placement, one, seq);
+          if (id !== undefined) timelines.push(id);
+        }
+        await closing(trx);
+        return { timelines, seq };
+      },
+      { isolation: 'read committed' },
+    );
+    seq = written.seq;
+    await discardStagedTimelines(db, written.timelines);
+  } catch (error) {
+    await discard(
+      db,
+      placed.flatMap((one) => (one.writer ? [one.writer] : [])),
+    );
+    throw error;
+  }
+  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
+  const result: PulledImportResult = { new: [], changed: [], unchanged: [], echoed: [] };
+  for (const { outcome, id, pushed } of placed) {
+    if (outcome === 'echoed') result.echoed.push(pushed!);
+    else if (outcome === 'violations' || outcome === 'replaced') result.changed.push(id);
+    else result[outcome].push(id);
+  }
+  return result;
+}
+
+const toStoredRow = (row: ScanDraft, seq: number): ScanRow => ({
+  ...row,
+  change_seq: seq,
+  organization_id: row.organization_id ?? null,
+  package_id: null,
+  package_origin: null,
+  origin_remote_id: row.origin_remote_id ?? null,
+  origin_id: row.origin_id ?? null,
+});
