@@ -91,3 +91,10 @@ scandesk remote remove NAME
   keeps what was pulled, as local data. Background sync (every --interval minutes, default 15) is on
   unless --no-background. Here --token is the remote's: the local server's token comes from
   SCANDESK_TOKEN or the data directory's token file; --url still names the local server.`;
+
+export const syncHelp = `scandesk sync [NAME] [--json] [--url URL] [--token T]
+  Syncs with a remote (every remote without NAME): pulls what changed there (organizations, teams and
+  the scans you can see, with their evidence), then pushes the scans submitted here that the remote has
+  not acknowledged. Shows progress on a terminal and one summary line per remote; deletions on the remote
+  are not propagated (the summary counts the scans no longer there, kept here). Exits 0 when every
+  remote is done, 1 when one is partial (what failed and why are listed), 2 when one could not be reached.`;

@@ -5,7 +5,7 @@ import { Health } from '../../shared/api/health';
 import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
-import type { ImportRouteLimits } from '../evidence/import/import-limits';
+import type { ImportLimits, ImportRouteLimits } from '../evidence/import/import-limits';
 import { importRoutes } from '../evidence/import/imports.routes';
 import { packageRoutes } from '../evidence/export/packages.routes';
 import { organizationRoutes } from '../organizations/organizations.routes';
@@ -18,6 +18,8 @@ import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
 import { changeRoutes } from '../sync/changes/changes.routes';
 import { remoteRoutes } from '../sync/remotes/remotes.routes';
+import type { RemoteTimeouts } from '../sync/client/remote-client';
+import { syncRoutes } from '../sync/sync.routes';
 import { teamRoutes } from '../teams/teams.routes';
 import { userRoutes } from '../users/users.routes';
 import { DomainError } from '../domain-error';
@@ -53,6 +55,8 @@ export interface AppOptions {
   importLimits?: Partial<ImportRouteLimits>;
   /** The data directory, for the settings page (its token file); absent in some tests. */
   dataDir?: string;
+  /** A sync's remote timeouts and package limits: the defaults, unless a test needs them small. */
+  sync?: { timeouts?: Partial<RemoteTimeouts>; limits?: ImportLimits };
 }
 
 /** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
@@ -135,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
   await app.register(remoteRoutes, { ...deps, dataDir: options.dataDir });
+  await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, ...options.sync });
 
   await app.register(viewer, { rendererDir: options.rendererDir });
   return app;
