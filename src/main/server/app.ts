@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions } from 'fastify';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
@@ -66,6 +67,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: options.trustProxy ? 'loopback' : false,
     logger: options.log ? loggerOptions(options.log) : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Node's default head limit, 16 KiB, is below a longest change-feed cursor with every
+    // character of it escaped (docs/contract/limits.md#requests): such a request is answered 400
+    // by the schema, not 431 by the parser.
+    http: { maxHeaderSize: 64 * 1024 },
     // The router answers a malformed path (`/v1/scans/%zz`) or an over-long path parameter before
     // any hook runs, by default with its own body and a 414 the contract lacks (docs/contract/errors.md#codes).
     frameworkErrors: (error, _request, reply) => {
@@ -76,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           : 'the path is not validly percent-encoded';
       return sendError(reply, new DomainError('validation_failed', message, [field]));
     },
-  } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  } satisfies FastifyHttpOptions<Server>).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
