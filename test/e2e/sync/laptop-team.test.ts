@@ -104,6 +104,17 @@ describe('laptops and a team server', () => {
       );
       expect((await scansOf(laptop, laptop.token)).map((s) => s.tool)).toEqual(['claude-code']);
     }
+    const [onTeam] = await scansOf(team, team.token);
+    const list = (...args: string[]) =>
+      runCli(['scans', 'list', ...args, '--json', '--url', laptopA.url, '--token', laptopA.token]);
+    const tools = async (...args: string[]) => {
+      const result = await list(...args);
+      expectExit(result, 0);
+      return (JSON.parse(result.stdout) as ScanList).scans.map((s) => s.tool);
+    };
+    expect(await tools('--source', 'pulled')).toEqual(['claude-code']);
+    expect(await tools('--source', 'submitted')).toEqual([]);
+    expect(await tools('--origin-id', onTeam!.id)).toEqual(['claude-code']);
   });
 
   it('sends a scan submitted while the team is down once it is back, and the other laptop gets it', async () => {
