@@ -54,14 +54,17 @@ describe('sync words', () => {
     );
   });
 
-  it('says what waits to go up as the last run counted it, and when that is not known', () => {
-    expect(waitingText(null)).toBe('not known until the first sync');
-    expect(waitingText(summary())).toBe('nothing');
-    expect(waitingText(summary({ pushed: { sent: 0, waiting: 4 } }))).toBe('4 scans');
-    expect(waitingText(summary({ outcome: 'unreachable', pushed: { sent: 0, waiting: 0 } }))).toBe(
-      'not known: the last sync could not reach the remote',
+  it('says what waits to go up as the server counts it now, else as the last run did, and when it is not known', () => {
+    const remote = { kind: 'scandesk' as const, pending_push: undefined, last_sync: null };
+    expect(waitingText(remote)).toBe('not known until the first sync');
+    expect(waitingText({ ...remote, pending_push: 0 })).toBe('nothing');
+    expect(waitingText({ ...remote, pending_push: 1 })).toBe('1 scan');
+    expect(waitingText({ ...remote, last_sync: summary({ pushed: { sent: 0, waiting: 4 } }) })).toBe('4 scans');
+    expect(waitingText({ ...remote, pending_push: 2, last_sync: summary({ pushed: { sent: 0, waiting: 4 } }) })).toBe(
+      '2 scans',
     );
-    expect(waitingText(summary({ pushed: { sent: 0, waiting: 4 } }), 'scandesk')).toBe('4 scans');
-    expect(waitingText(null, 'upstream')).toBe('nothing: scans are not pushed to an upstream server');
+    expect(waitingText({ kind: 'upstream', pending_push: 0, last_sync: null })).toBe(
+      'nothing: scans are not pushed to an upstream server',
+    );
   });
 });

@@ -60,7 +60,7 @@ export function RemoteItem({ remote, justAdded }: { remote: Remote; justAdded: b
           )}
         </dd>
         <dt>Waiting to go up</dt>
-        <dd>{waitingText(remote.last_sync, remote.kind)}</dd>
+        <dd>{waitingText(remote)}</dd>
         <dt>Background</dt>
         <dd>
           <BackgroundSetting remote={remote} />

@@ -57,14 +57,12 @@ export function testText(result: RemoteTestResult): string {
 export const KINDS = { scandesk: 'Scandesk', upstream: 'Upstream interface' } as const;
 
 /**
- * The scans waiting to go up, as the last run counted them; unknown before the first run. An
- * upstream server is only pulled from: nothing is pushed to it (it promises no idempotency).
+ * The scans waiting to go up: as the server counts them now, or else as the last run did; unknown
+ * before the first run. An upstream server is only pulled from (it promises no idempotency).
  */
-export function waitingText(summary: SyncSummary | null, kind: Remote['kind'] = null): string {
-  if (kind === 'upstream') return 'nothing: scans are not pushed to an upstream server';
-  if (summary === null) return 'not known until the first sync';
-  if (summary.outcome === 'unreachable' && summary.pushed.waiting === 0) {
-    return 'not known: the last sync could not reach the remote';
-  }
-  return summary.pushed.waiting === 0 ? 'nothing' : scans(summary.pushed.waiting);
+export function waitingText(remote: Pick<Remote, 'kind' | 'pending_push' | 'last_sync'>): string {
+  if (remote.kind === 'upstream') return 'nothing: scans are not pushed to an upstream server';
+  const waiting = remote.pending_push ?? remote.last_sync?.pushed.waiting;
+  if (waiting === undefined) return 'not known until the first sync';
+  return waiting === 0 ? 'nothing' : scans(waiting);
 }
