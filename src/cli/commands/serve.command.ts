@@ -58,6 +58,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     trustProxy: values['trust-proxy'],
     rendererDir: rendererDir(),
     log: Object.assign(process.stderr, { level: values['log-level'] }),
+    backgroundSync: true,
   }).catch(async (error: unknown) => {
     await workspace.close();
     throw error;

@@ -48,11 +48,11 @@ let running: Running | undefined;
 async function listenOnDefaultOrFreePort(workspace: Workspace): Promise<RunningServer> {
   const rendererDir = join(here, '../renderer');
   try {
-    return await startServer({ workspace, port: DEFAULT_PORT, host: DEFAULT_HOST, rendererDir });
+    return await startServer({ workspace, port: DEFAULT_PORT, host: DEFAULT_HOST, rendererDir, backgroundSync: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     // Another app (or `scandesk serve`) has 4790: a free port, published in server.json for the CLI.
-    return startServer({ workspace, port: 0, host: DEFAULT_HOST, rendererDir });
+    return startServer({ workspace, port: 0, host: DEFAULT_HOST, rendererDir, backgroundSync: true });
   }
 }
 

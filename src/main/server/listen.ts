@@ -6,7 +6,7 @@ import type { LogDestination } from './logging';
 import type { App } from '../http/route-types';
 import type { ImportRouteLimits } from '../evidence/import/import-limits';
 import { sweepStagedTimelines } from '../evidence/import/staged-timelines.repository';
-import { startBackgroundSync } from '../sync/background-sync';
+import { startBackgroundSync } from '../sync/background/background-sync';
 
 /**
  * How long a client may take to send a request. Node's defaults are off under Fastify (a request
@@ -38,6 +38,11 @@ export interface ServerOptions {
   /** The defaults, unless a test needs them short. */
   timeouts?: Partial<RequestTimeouts>;
   importLimits?: Partial<ImportRouteLimits>;
+  /**
+   * Sync the remotes that have background sync on while the server runs (`serve` and the desktop
+   * app); off by default, so that a test's syncs are only the ones it asks for.
+   */
+  backgroundSync?: boolean;
 }
 
 export interface RunningServer {
@@ -69,18 +74,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.connectionsCheckingInterval = timeouts.checkEveryMs;
   await app.listen({ port: options.port, host: options.host });
   warmWalCheckpointer(options.workspace.db);
-  // Remotes with background sync on are synced every interval, and soon after the network returns.
-  const background = startBackgroundSync({ db: options.workspace.db, dataDir: options.workspace.dataDir });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const background = options.backgroundSync
+    ? startBackgroundSync({ db: options.workspace.db, dataDir: options.workspace.dataDir, log: app.log })
+    : undefined;
   let closing: Promise<void> | undefined;
   return {
     app,
     url: `http://${host}:${port}`,
     close: () =>
       (closing ??= (async () => {
-        background.stop();
+        // Nothing new starts; a background run going on is stopped with the store's other runs.
+        background?.stop();
         await app.close();
         await options.workspace.close();
       })()),

@@ -4,6 +4,7 @@ import { browserZone } from '../../lib/time-zone';
 import { useTimeZone } from '../../lib/use-time-zone';
 import { cliSnippet } from './cli-snippet';
 import { CopyButton } from './CopyButton';
+import { SyncCard } from './sync/SyncCard';
 import { TokensCard } from './TokensCard';
 import { useSettings, useSignOut } from './use-settings';
 
@@ -68,6 +69,7 @@ export function SettingsPage() {
         </div>
       )}
       <TokensCard />
+      <SyncCard />
       <div className="card settings-card">
         <h2>Display</h2>
         <label className="settings-field">
