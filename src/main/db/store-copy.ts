@@ -23,12 +23,12 @@ const TABLES: readonly { table: keyof Database & string; key: readonly string[] 
   { table: 'team_members', key: ['team_id', 'user_id'] },
   { table: 'policies', key: ['organization_id'] },
   { table: 'scans', key: ['id'] },
-  { table: 'submit_keys', key: ['user_id', 'key'] },
   { table: 'timelines', key: ['id'] },
   { table: 'timeline_entries', key: ['timeline_id', 'seq'] },
   { table: 'timeline_grids', key: ['scan_id'] },
   { table: 'timeline_cells', key: ['scan_id', 'level', 'cell'] },
   { table: 'violations', key: ['id'] },
+  { table: 'submit_keys', key: ['user_id', 'key'] },
   { table: 'sync_pushes', key: ['remote_id', 'scan_id'] },
 ];
 
