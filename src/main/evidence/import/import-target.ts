@@ -30,9 +30,26 @@ export async function importTarget(
   entry: string,
 ): Promise<ImportTarget> {
   const literal = await findVisibleScan(trx, packageId, userId);
+  const id = derivedScanId(userId, packageId);
+  const existing = literal ? undefined : await findScan(trx, id);
+  return placedTarget(userId, packageId, entry, literal, existing);
+}
+
+/**
+ * importTarget from lookups made beforehand: `literal` the scan the importer can see under the
+ * package id, `derived` the scan stored under the id derived for them (a package's lookups are
+ * made at once, package-lookups.repository.ts).
+ */
+export function placedTarget(
+  userId: string,
+  packageId: string,
+  entry: string,
+  literal: ScanRow | undefined,
+  derived: ScanRow | undefined,
+): ImportTarget {
   if (literal) return { id: packageId, derived: false, existing: literal };
   const id = derivedScanId(userId, packageId);
-  const existing = await findScan(trx, id);
+  const existing = derived;
   // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
   if (existing && existing.submitted_by !== userId) {
     throw new DomainError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
@@ -62,4 +79,19 @@ export async function refuseTakenViolationIds(
       throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
     }
   }
+}
+
+/** refuseTakenViolationIds against `taken`, the package's violation ids found taken beforehand. */
+export function refuseTakenIn(
+  taken: ReadonlySet<string>,
+  packageScanId: string,
+  entry: string,
+  violations: readonly Violation[],
+  packageViolations: readonly Violation[],
+): void {
+  if (taken.size === 0) return;
+  const at = violations.findIndex((v) => taken.has(v.id));
+  if (at < 0) return;
+  const message = `violation ${packageViolations[at]!.id} of scan ${packageScanId}: the id it would be stored under is in use`;
+  throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
 }
