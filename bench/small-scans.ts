@@ -11,6 +11,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type * as Limits from '../src/main/evidence/import/import-limits';
+import type * as Imports from '../src/main/evidence/import/package-import.service';
+import type * as Pulls from '../src/main/evidence/import/pulled-import.service';
+import type * as Clusters from '../test/fixtures/postgres-cluster';
+import type * as TestApps from '../test/helpers/test-app';
 
 const { values } = parseArgs({
   options: {
@@ -28,25 +33,17 @@ async function main(): Promise<void> {
   let stop = (): void => undefined;
   if (values.database === 'postgres') {
     if (!process.env.SCANDESK_TEST_DATABASE_URL) {
-      const { startCluster } = await load<typeof import('../test/fixtures/postgres-cluster')>(
-        'test/fixtures/postgres-cluster.ts',
-      );
+      const { startCluster } = await load<typeof Clusters>('test/fixtures/postgres-cluster.ts');
       const cluster = await startCluster();
       stop = () => cluster.stop();
       process.env.SCANDESK_TEST_DATABASE_URL = cluster.adminUrl;
     }
     process.env.SCANDESK_TEST_BACKEND = 'postgres';
   }
-  const { createTestContext } = await load<typeof import('../test/helpers/test-app')>('test/helpers/test-app.ts');
-  const { importPulledPackage } = await load<typeof import('../src/main/evidence/import/pulled-import.service')>(
-    'src/main/evidence/import/pulled-import.service.ts',
-  );
-  const { importEvidencePackage } = await load<typeof import('../src/main/evidence/import/package-import.service')>(
-    'src/main/evidence/import/package-import.service.ts',
-  );
-  const { DEFAULT_IMPORT_LIMITS } = await load<typeof import('../src/main/evidence/import/import-limits')>(
-    'src/main/evidence/import/import-limits.ts',
-  );
+  const { createTestContext } = await load<typeof TestApps>('test/helpers/test-app.ts');
+  const { importPulledPackage } = await load<typeof Pulls>('src/main/evidence/import/pulled-import.service.ts');
+  const { importEvidencePackage } = await load<typeof Imports>('src/main/evidence/import/package-import.service.ts');
+  const { DEFAULT_IMPORT_LIMITS } = await load<typeof Limits>('src/main/evidence/import/import-limits.ts');
   const dir = mkdtempSync(join(tmpdir(), 'scandesk-small-scans-'));
   const remote = await createTestContext();
   try {
@@ -80,7 +77,14 @@ async function main(): Promise<void> {
         const now = Date.now();
         await local.db
           .insertInto('remotes')
-          .values({ id: 'r1', name: 'team', url: 'https://team.example', user_id: local.owner.id, push_since: now, created_at: now })
+          .values({
+            id: 'r1',
+            name: 'team',
+            url: 'https://team.example',
+            user_id: local.owner.id,
+            push_since: now,
+            created_at: now,
+          })
           .execute();
         const placement = { remoteId: 'r1', userId: local.owner.id, organizations: new Map<string, string>() };
         const time = async (work: () => Promise<unknown>): Promise<number> => {
@@ -90,8 +94,13 @@ async function main(): Promise<void> {
         };
         const pulled = await time(() => importPulledPackage(local.db, archive, DEFAULT_IMPORT_LIMITS, placement));
         const again = await time(() => importPulledPackage(local.db, archive, DEFAULT_IMPORT_LIMITS, placement));
-        const imported = await time(() => importEvidencePackage(other.db, other.owner.id, archive, DEFAULT_IMPORT_LIMITS));
-        const scans = await local.db.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+        const imported = await time(() =>
+          importEvidencePackage(other.db, other.owner.id, archive, DEFAULT_IMPORT_LIMITS),
+        );
+        const scans = await local.db
+          .selectFrom('scans')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst();
         if (Number(scans?.n) !== count) throw new Error(`stored ${scans?.n} scans, not ${count}`);
         process.stdout.write(
           `${JSON.stringify({ root, database: values.database, scans: count, pulled: Math.round(pulled), again: Math.round(again), imported: Math.round(imported) })}\n`,

@@ -1,7 +1,6 @@
 import type { Violation } from '../../../shared/api/scans';
 import { BulkInserter, rowSample, VIOLATION_SAMPLE, type Db, type Executor, type NewScan } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
-import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { newTimelineIds, timelineInserter, timelinesInserter } from '../timeline/timeline-writes.repository';
 import { adoptStagedTimeline } from './staged-timelines.repository';
 import type { NewScanWriter } from './store-sinks';
@@ -10,56 +9,8 @@ import type { NewScanWriter } from './store-sinks';
 // memory as it is checked and written with its scan by the closing transaction, multi-row, where
 // staging it would cost a transaction of its own per scan. Held entries are bounded per scan and
 // per package, so memory stays bounded and the closing transaction short (about 100,000 entries
-// are a few hundred ms of SQLite's writer); a longer timeline is staged, a step at a time, as
-// before (staged-timelines.repository.ts).
-
-/** A timeline longer than this is staged, never held. */
-export const HELD_SCAN_ENTRIES = 5000;
-/** Entries held at once by one package; the scans past it stage theirs. */
-export const HELD_PACKAGE_ENTRIES = 100_000;
-
-/** A held timeline, copied out of the reused chunks (TimelineSource.read), a column at a time. */
-export class HeldEntries {
-  readonly timestamps: number[] = [];
-  readonly actions: string[] = [];
-  readonly tokens: number[] = [];
-
-  get length(): number {
-    return this.timestamps.length;
-  }
-
-  push(chunk: readonly StoredTimelineEntry[]): void {
-    for (const entry of chunk) {
-      this.timestamps.push(entry.timestamp);
-      this.actions.push(entry.action);
-      this.tokens.push(entry.tokens);
-    }
-  }
-
-  entries(): StoredTimelineEntry[] {
-    return this.timestamps.map((timestamp, i) => ({ timestamp, action: this.actions[i]!, tokens: this.tokens[i]! }));
-  }
-}
-
-/** What one package may still hold in memory. */
-export class HoldBudget {
-  constructor(
-    private left = HELD_PACKAGE_ENTRIES,
-    private readonly perScan = HELD_SCAN_ENTRIES,
-  ) {}
-
-  /** Holds `chunk` in `held` when both bounds allow it; false (nothing held) when they do not. */
-  hold(held: HeldEntries, chunk: readonly StoredTimelineEntry[]): boolean {
-    if (held.length + chunk.length > this.perScan || chunk.length > this.left) return false;
-    held.push(chunk);
-    this.left -= chunk.length;
-    return true;
-  }
-
-  release(entries: number): void {
-    this.left += entries;
-  }
-}
+// are a few hundred ms of SQLite's writer); a longer timeline is staged, a step at a time
+// (staged-timelines.repository.ts).
 
 /** The columns of a stored package scan, in the order they are pushed. */
 const PACKAGE_SCAN_SAMPLE = rowSample('scans', [

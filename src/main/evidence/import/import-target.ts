@@ -1,7 +1,6 @@
 import type { Violation } from '../../../shared/api/scans';
 import type { Executor, ScanRow } from '../../db/index';
 import { DomainError } from '../../domain-error';
-import { findScan, findVisibleScan } from '../../scans/scans.repository';
 import { derivedScanId } from './import-ids';
 
 // Placing a package's ids: which id a package scan is stored under (its own, or one derived from
@@ -21,24 +20,9 @@ export interface ImportTarget {
  * which the package is compared with; or
  * else the scan is stored under derivedScanId(user, id). A scan with the package id that the
  * importer cannot see changes nothing: it is never compared, never blocks, and both cases run the
- * same two lookups.
- */
-export async function importTarget(
-  trx: Executor,
-  userId: string,
-  packageId: string,
-  entry: string,
-): Promise<ImportTarget> {
-  const literal = await findVisibleScan(trx, packageId, userId);
-  const id = derivedScanId(userId, packageId);
-  const existing = literal ? undefined : await findScan(trx, id);
-  return placedTarget(userId, packageId, entry, literal, existing);
-}
-
-/**
- * importTarget from lookups made beforehand: `literal` the scan the importer can see under the
- * package id, `derived` the scan stored under the id derived for them (a package's lookups are
- * made at once, package-lookups.repository.ts).
+ * same two lookups, made beforehand for the whole package (package-lookups.repository.ts): `literal`
+ * is the scan the importer can see under the package id, `derived` the scan stored under the id
+ * derived for them.
  */
 export function placedTarget(
   userId: string,

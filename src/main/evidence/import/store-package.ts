@@ -4,7 +4,8 @@ import { worstSeverityRank } from '../../../shared/policy/severity';
 import { type Db, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
 import { DomainError } from '../../domain-error';
 import { derivedScanId, derivedViolationId } from './import-ids';
-import { HoldBudget, storeNewPackageScans } from './held-timelines';
+import { HoldBudget } from './held-entries';
+import { storeNewPackageScans } from './held-timelines';
 import { placedTarget, refuseTakenIn } from './import-target';
 import { findScansById, findTakenViolationIds, findVisibleScansById } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
@@ -13,14 +14,16 @@ import { discardStagedTimelines } from './staged-timelines.repository';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
-// An import in one pass: each package scan's timeline is read once, checked as it streams and,
-// in the same pass, staged (a new scan: staged-timelines.repository.ts, a short transaction per
-// step) or compared with the stored one (an id already there). A refusal found anywhere, up to
-// the last entry's digest, throws and what was staged is deleted. Only then does one short
-// transaction store every new scan (its row, its staged timeline, pyramid and violations): a
-// package changes nothing that anyone can see until it is accepted whole. A conflict (409) is
-// held until every scan has been checked: a package that is also invalid is answered 400, as
-// when checking came first.
+// An import in one pass: the store's answers for the whole package are looked up first, a query
+// per list of ids (package-lookups.repository.ts); then each package scan's timeline is read
+// once, checked as it streams and, in the same pass, held in memory (a new scan's short timeline,
+// within held-entries.ts's bounds), staged (a longer one: staged-timelines.repository.ts, a short
+// transaction per step) or compared with the stored one (an id already there). A refusal found
+// anywhere, up to the last entry's digest, throws and what was staged is deleted. Only then does
+// one transaction store every new scan, rows of a kind at once (held-timelines.ts: its row, its
+// timeline, pyramid and violations): a package changes nothing that anyone can see until it is
+// accepted whole. A conflict (409) is held until every scan has been checked: a package that is
+// also invalid is answered 400, as when checking came first.
 
 /**
  * The scan row of a package scan, stored as `id`, with the upstream defaults applied

@@ -11,7 +11,8 @@ import {
 } from '../../db/index';
 import { DomainError } from '../../domain-error';
 import { pulledScanId, pulledViolationId } from './import-ids';
-import { HoldBudget, storeNewPackageScans, storeTimelines } from './held-timelines';
+import { HoldBudget } from './held-entries';
+import { storeNewPackageScans, storeTimelines } from './held-timelines';
 import { refuseTakenIn, refuseTakenViolationIds } from './import-target';
 import {
   findAcknowledgedPushes,
@@ -21,23 +22,20 @@ import {
 } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
 import { pulledOutcome, type PulledOutcome } from './pulled-outcome';
-import {
-  detachTimeline,
-  deleteViolationsOf,
-  recordRemoteVerdict,
-  rewritePulledScan,
-} from './pulled-scans.repository';
+import { detachTimeline, deleteViolationsOf, recordRemoteVerdict, rewritePulledScan } from './pulled-scans.repository';
 import { ScanCheck, type ScanDefaults } from './scan-check';
 import { discardStagedTimelines } from './staged-timelines.repository';
 import { ImportRaced, scanRow } from './store-package';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
-// A pulled package in one pass, as store-package.ts does an import: each timeline is read once,
-// checked and, in the same pass, staged (a new scan) or compared with the scan pulled before.
-// A stored scan that differs in more than its violations is read a second time, to stage its new
-// timeline. Then one short transaction writes everything, runs the caller's `closing` (the
-// sync's cursor) and commits; a refusal anywhere before leaves the store as it was.
+// A pulled package in one pass, as store-package.ts does an import: the store's answers for the
+// whole package looked up first, then each timeline read once, checked and, in the same pass,
+// held or staged (a new scan) or compared with the scan pulled before. A stored scan that
+// differs in more than its violations is read a second time, to hold or stage its new timeline.
+// Then one transaction writes everything (the new scans rows of a kind at once), runs the
+// caller's `closing` (the sync's cursor) and commits; a refusal anywhere before leaves the store
+// as it was.
 
 /** Where a pull stores a remote's scans (docs/contract/api.md#pulled-scans). */
 export interface PulledPlacement {
@@ -323,7 +321,11 @@ export async function storePulledScans(
         await storeNewPackageScans(
           db,
           trx,
-          fresh.map((one) => ({ row: { ...one.row, change_seq: seq }, violations: one.violations, writer: one.writer! })),
+          fresh.map((one) => ({
+            row: { ...one.row, change_seq: seq },
+            violations: one.violations,
+            writer: one.writer!,
+          })),
         );
         await closing(trx);
         return { timelines, seq };

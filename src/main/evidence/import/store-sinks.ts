@@ -6,7 +6,7 @@ import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { timelineChunks } from '../timeline/timeline-reads.repository';
 import { sameViolations, type PackageScan } from './package-scan';
 import type { ScanDefaults } from './scan-check';
-import { HeldEntries, type HoldBudget } from './held-timelines';
+import { HeldEntries, type HoldBudget } from './held-entries';
 import { StagedTimelineWriter } from './staged-timelines.repository';
 
 // Where a package scan's timeline goes, chunk by chunk, as it is checked: compared with the
