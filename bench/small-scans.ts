@@ -15,7 +15,9 @@ import type * as Limits from '../src/main/evidence/import/import-limits';
 import type * as Imports from '../src/main/evidence/import/package-import.service';
 import type * as Pulls from '../src/main/evidence/import/pulled-import.service';
 import type * as Clusters from '../test/fixtures/postgres-cluster';
-import type * as TestApps from '../test/helpers/test-app';
+import type * as Apps from '../src/main/server/app';
+import type * as Workspaces from '../src/main/workspace/workspace';
+import type * as Owners from '../src/main/users/users.repository';
 
 const { values } = parseArgs({
   options: {
@@ -31,16 +33,43 @@ const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(
 
 async function main(): Promise<void> {
   let stop = (): void => undefined;
+  let adminUrl: string | undefined;
   if (values.database === 'postgres') {
-    if (!process.env.SCANDESK_TEST_DATABASE_URL) {
-      const { startCluster } = await load<typeof Clusters>('test/fixtures/postgres-cluster.ts');
-      const cluster = await startCluster();
+    adminUrl = process.env.SCANDESK_TEST_DATABASE_URL;
+    if (!adminUrl) {
+      const cluster = await (await load<typeof Clusters>('test/fixtures/postgres-cluster.ts')).startCluster();
       stop = () => cluster.stop();
-      process.env.SCANDESK_TEST_DATABASE_URL = cluster.adminUrl;
+      adminUrl = cluster.adminUrl;
     }
-    process.env.SCANDESK_TEST_BACKEND = 'postgres';
   }
-  const { createTestContext } = await load<typeof TestApps>('test/helpers/test-app.ts');
+  const { createDatabase, dropDatabase } = await load<typeof Clusters>('test/fixtures/postgres-cluster.ts');
+  const { openWorkspace } = await load<typeof Workspaces>('src/main/workspace/workspace.ts');
+  const { buildApp } = await load<typeof Apps>('src/main/server/app.ts');
+  const { findWorkspaceOwner } = await load<typeof Owners>('src/main/users/users.repository.ts');
+  let stores = 0;
+  /** A fresh store (and an in-process app on it): a SQLite file, or a database of its own. */
+  const createTestContext = async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scandesk-small-scans-store-'));
+    const name = `small_scans_${process.pid}_${(stores += 1)}`;
+    const url = adminUrl ? await createDatabase(adminUrl, name) : undefined;
+    const workspace = await openWorkspace(dataDir, url ? { database: { kind: 'postgres', url } } : {});
+    const app = await buildApp({ db: workspace.db, version: 'bench', dataDir });
+    await app.ready();
+    const owner = (await findWorkspaceOwner(workspace.db))!;
+    const token = workspace.createdToken!;
+    return {
+      db: workspace.db,
+      owner,
+      request: (options: { method: 'POST'; url: string; payload: object }) =>
+        app.inject({ ...options, headers: { authorization: `Bearer ${token}` } }),
+      async close() {
+        await app.close();
+        await workspace.close();
+        if (adminUrl) await dropDatabase(adminUrl, name);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  };
   const { importPulledPackage } = await load<typeof Pulls>('src/main/evidence/import/pulled-import.service.ts');
   const { importEvidencePackage } = await load<typeof Imports>('src/main/evidence/import/package-import.service.ts');
   const { DEFAULT_IMPORT_LIMITS } = await load<typeof Limits>('src/main/evidence/import/import-limits.ts');
