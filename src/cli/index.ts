@@ -12,6 +12,7 @@ import {
   serveHelp,
   storeHelp,
   submitHelp,
+  syncHelp,
   teamsHelp,
   tokenHelp,
 } from './commands/help';
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, { help: string; load: () => Promise<Run> }> = {
   demo: { help: demoHelp, load: async () => (await import('./commands/demo.command')).demoCommand },
   store: { help: storeHelp, load: async () => (await import('./commands/store.command')).storeCommand },
   remote: { help: remoteHelp, load: async () => (await import('./commands/remote.command')).remoteCommand },
+  sync: { help: syncHelp, load: async () => (await import('./commands/sync.command')).syncCommand },
 };
 
 const HELP = `scandesk ${VERSION}: the local-first scans and evidence service

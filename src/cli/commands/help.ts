@@ -33,7 +33,7 @@ export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org
   Submits a scan and prints its id and policy violations; exits 3 when there are violations.
   --timeline reads one {"timestamp", "action", "tokens"} object per line; --tokens then defaults to their sum.`;
 
-export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--limit 50] [--offset 0] [--json]
+export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--source submitted|imported|pulled] [--origin-id ID] [--limit 50] [--offset 0] [--json]
 scandesk scans get SCAN_ID [--json]
 scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   Lists the scans you can see, newest first, or shows one scan with its violations (the first 1,000;
@@ -41,7 +41,8 @@ scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   DATE is a UTC day (2026-11-01) or an ISO 8601 date-time. --since includes it; --until with a day
   includes that whole UTC day (--since 2026-11-01 --until 2026-11-01 lists that day's scans), with a
   date-time it ends just before that instant. --package-id finds the scans you imported by the id
-  they had in their package (shown by \`scans get\` as "package id").`;
+  they had in their package (shown by \`scans get\` as "package id"). --source pulled lists the scans a
+  sync brought from remotes; --origin-id finds a pulled scan by its id on its remote.`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]
@@ -91,3 +92,10 @@ scandesk remote remove NAME
   keeps what was pulled, as local data. Background sync (every --interval minutes, default 15) is on
   unless --no-background. Here --token is the remote's: the local server's token comes from
   SCANDESK_TOKEN or the data directory's token file; --url still names the local server.`;
+
+export const syncHelp = `scandesk sync [NAME] [--json] [--url URL] [--token T]
+  Syncs with a remote (every remote without NAME): pulls what changed there (organizations, teams and
+  the scans you can see, with their evidence), then pushes the scans submitted here that the remote has
+  not acknowledged. Shows progress on a terminal and one summary line per remote; deletions on the remote
+  are not propagated (the summary counts the scans no longer there, kept here). Exits 0 when every
+  remote is done, 1 when one is partial (what failed and why are listed), 2 when one could not be reached.`;

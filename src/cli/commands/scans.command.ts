@@ -18,6 +18,8 @@ const LIST_OPTIONS = {
   org: { type: 'string' },
   'has-violations': { type: 'string' },
   'package-id': { type: 'string' },
+  source: { type: 'string' },
+  'origin-id': { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
 } as const;
@@ -59,8 +61,14 @@ function listQuery(values: Partial<Record<keyof typeof LIST_OPTIONS, string | bo
   if (tool !== undefined) query.set('tool', tool);
   if (status !== undefined) query.set('status', status);
   if (org !== undefined) query.set('organization_id', org);
-  const packageId = text('package-id');
-  if (packageId !== undefined) query.set('package_id', packageId);
+  for (const [flag, parameter] of [
+    ['package-id', 'package_id'],
+    ['source', 'source'],
+    ['origin-id', 'origin_id'],
+  ] as const) {
+    const value = text(flag);
+    if (value !== undefined) query.set(parameter, value);
+  }
   return query;
 }
 

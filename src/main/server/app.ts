@@ -1,11 +1,12 @@
 import fastifySwagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyHttpOptions } from 'fastify';
 import { Health } from '../../shared/api/health';
 import type { Db } from '../db/index';
 import { evidenceRoutes } from '../evidence/evidence.routes';
 import { identityRoutes } from '../identity/identity.routes';
-import type { ImportRouteLimits } from '../evidence/import/import-limits';
+import type { ImportLimits, ImportRouteLimits } from '../evidence/import/import-limits';
 import { importRoutes } from '../evidence/import/imports.routes';
 import { packageRoutes } from '../evidence/export/packages.routes';
 import { organizationRoutes } from '../organizations/organizations.routes';
@@ -18,6 +19,8 @@ import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
 import { changeRoutes } from '../sync/changes/changes.routes';
 import { remoteRoutes } from '../sync/remotes/remotes.routes';
+import type { RemoteTimeouts } from '../sync/client/remote-client';
+import { syncRoutes } from '../sync/sync.routes';
 import { teamRoutes } from '../teams/teams.routes';
 import { userRoutes } from '../users/users.routes';
 import { DomainError } from '../domain-error';
@@ -53,6 +56,8 @@ export interface AppOptions {
   importLimits?: Partial<ImportRouteLimits>;
   /** The data directory, for the settings page (its token file); absent in some tests. */
   dataDir?: string;
+  /** A sync's remote timeouts and package limits: the defaults, unless a test needs them small. */
+  sync?: { timeouts?: Partial<RemoteTimeouts>; limits?: ImportLimits };
 }
 
 /** Builds the whole HTTP application without listening: what tests inject into and `serve` starts. */
@@ -62,6 +67,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     trustProxy: options.trustProxy ? 'loopback' : false,
     logger: options.log ? loggerOptions(options.log) : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Node's default head limit, 16 KiB, is below a longest change-feed cursor with every
+    // character of it escaped (docs/contract/limits.md#requests): such a request is answered 400
+    // by the schema, not 431 by the parser.
+    http: { maxHeaderSize: 64 * 1024 },
     // The router answers a malformed path (`/v1/scans/%zz`) or an over-long path parameter before
     // any hook runs, by default with its own body and a 414 the contract lacks (docs/contract/errors.md#codes).
     frameworkErrors: (error, _request, reply) => {
@@ -72,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           : 'the path is not validly percent-encoded';
       return sendError(reply, new DomainError('validation_failed', message, [field]));
     },
-  } satisfies FastifyServerOptions).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+  } satisfies FastifyHttpOptions<Server>).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
@@ -135,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });
   await app.register(identityRoutes, { dataDir: options.dataDir });
   await app.register(remoteRoutes, { ...deps, dataDir: options.dataDir });
+  await app.register(syncRoutes, { ...deps, dataDir: options.dataDir, ...options.sync });
 
   await app.register(viewer, { rendererDir: options.rendererDir });
   return app;

@@ -6,6 +6,7 @@ import type { LogDestination } from './logging';
 import type { App } from '../http/route-types';
 import type { ImportRouteLimits } from '../evidence/import/import-limits';
 import { sweepStagedTimelines } from '../evidence/import/staged-timelines.repository';
+import { startBackgroundSync } from '../sync/background-sync';
 
 /**
  * How long a client may take to send a request. Node's defaults are off under Fastify (a request
@@ -68,6 +69,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   server.connectionsCheckingInterval = timeouts.checkEveryMs;
   await app.listen({ port: options.port, host: options.host });
   warmWalCheckpointer(options.workspace.db);
+  // Remotes with background sync on are synced every interval, and soon after the network returns.
+  const background = startBackgroundSync({ db: options.workspace.db, dataDir: options.workspace.dataDir });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -77,6 +80,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${host}:${port}`,
     close: () =>
       (closing ??= (async () => {
+        background.stop();
         await app.close();
         await options.workspace.close();
       })()),

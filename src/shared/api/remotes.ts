@@ -69,6 +69,12 @@ export const Remote = Type.Object({
   created_at: Timestamp,
   last_sync_at: Type.Union([Timestamp, Type.Null()]),
   last_sync: Type.Union([SyncSummary, Type.Null()]),
+  pending_push: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: 'local scans waiting to go up to it (0 for a plain upstream); in the list and get answers',
+    }),
+  ),
 });
 export type Remote = Static<typeof Remote>;
 

@@ -15,6 +15,8 @@ export const SyncChangesQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 8192,
+        pattern: '^[A-Za-z0-9_-]+$',
+        errorMessage: 'must be the cursor of a previous page, as it was',
         description: 'the `cursor` of the previous page, as it was; absent: from the beginning',
       }),
     ),

@@ -209,6 +209,7 @@ describe('GET /v1/sync/changes', () => {
       expect(error.details[0]!.field).toBe('cursor');
     };
     await refused('not-a-cursor');
+    await refused('not a cursor!');
     await refused(cursor.slice(0, -4));
     await refused(cursor, admin);
 

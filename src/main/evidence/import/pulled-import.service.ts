@@ -21,7 +21,8 @@ export interface PulledImportOptions {
   closing?: (trx: Executor) => Promise<void>;
   /**
    * Documents read as if they were entries of the archive (a package without a manifest only):
-   * the upstream's get-scan answer for a download that holds no scan document.
+   * the upstream's get-scan answer, which stands in for a scan document the download lacks (a
+   * download that has its own keeps it: the sync cannot know the upstream's layout beforehand).
    */
   extraDocuments?: readonly ExtraDocument[];
 }

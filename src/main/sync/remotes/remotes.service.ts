@@ -7,6 +7,7 @@ import { conflict, DomainError, forbidden, notFound } from '../../domain-error';
 import { newId } from '../../ids';
 import { RemoteClient, type RemoteTimeouts } from '../client/remote-client';
 import { RemoteError, RemoteRefused, RemoteUnreachable, RemoteUntrusted } from '../client/remote-errors';
+import { countQueued } from '../push/push-queue.repository';
 import { readRemoteToken, removeRemoteToken, writeRemoteToken } from './remote-token-file';
 import { checkRemoteUrl } from './remote-url';
 import * as repo from './remotes.repository';
@@ -77,12 +78,17 @@ async function findByName(db: Executor, name: string): Promise<RemoteRow> {
   return row;
 }
 
+/** The remote with what waits to go up to it: nothing ever goes to a plain upstream. */
+async function withPendingPush(db: Db, row: RemoteRow): Promise<Remote> {
+  return { ...toRemote(row), pending_push: row.kind === 'upstream' ? 0 : await countQueued(db, row) };
+}
+
 export async function listRemotes(db: Db): Promise<Remote[]> {
-  return (await repo.listRemotes(db)).map(toRemote);
+  return Promise.all((await repo.listRemotes(db)).map((row) => withPendingPush(db, row)));
 }
 
 export async function readRemote(db: Db, name: string): Promise<Remote> {
-  return toRemote(await findByName(db, name));
+  return withPendingPush(db, await findByName(db, name));
 }
 
 /**

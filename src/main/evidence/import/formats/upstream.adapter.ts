@@ -43,7 +43,8 @@ export interface ExtraDocument {
 
 /**
  * The package's scans, in the order of their evidence files, each document parsed once; `extra`
- * documents are read after the archive's entries, as if they were more of them.
+ * documents are read after the archive's entries, as if they were more of them, except that an
+ * extra scan document for a scan the archive has one of is left out: the archive's own wins.
  */
 export async function readUpstream(
   archive: PackageArchive,
@@ -52,17 +53,17 @@ export async function readUpstream(
 ): Promise<PackageScan[]> {
   const evidenceEntries = new Map<string, { entry: string; document: EvidenceDocument }>();
   const scanEntries = new Map<string, { entry: string; document: ScanDocument }>();
-  const documents = async function* (): AsyncGenerator<{ name: string; value: unknown }> {
+  const documents = async function* (): AsyncGenerator<{ name: string; value: unknown; given?: boolean }> {
     for (const name of archive.entries.keys()) {
       if (!name.toLowerCase().endsWith('.json')) continue;
       yield { name, value: parseJsonDocument((await archive.readJsonBytes(name, budget)).data, name) };
     }
     for (const { name, json } of extra) {
       if (archive.entries.has(name)) throw invalidPackage('given beside the archive and inside it too', name);
-      yield { name, value: json };
+      yield { name, value: json, given: true };
     }
   };
-  for await (const { name, value } of documents()) {
+  for await (const { name, value, given } of documents()) {
     const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
     if (object && 'scan_id' in object && 'evidence' in object) {
       const document = checkEvidenceDocument(value, name);
@@ -72,6 +73,8 @@ export async function readUpstream(
     } else if (object && 'id' in object) {
       const document = checkScanDocument(value, name);
       const { id } = document;
+      // A scan document given beside the archive stands in for one the archive lacks; the archive's own wins.
+      if (scanEntries.has(id) && given) continue;
       if (scanEntries.has(id)) throw invalidPackage(`scan ${id} appears twice`, name);
       scanEntries.set(id, { entry: name, document });
     } else {
