@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/small-scans.ts [--root DIR] [--database sqlite|postgres] [--scans 1000] [--rounds 3]`:
- * ms to store a package of many small scans (10-entry timelines, a team server's own export):
+ * ms to store a package of many small scans (10-entry timelines, a team server's own export, whose
+ * ms are printed too):
  * pulled into a fresh store (new), the same package pulled again (unchanged), and the ordinary
  * import of it into another fresh store. `--root` is the checkout whose code is measured (a
  * baseline worktree of main, say), so that one script compares two: run them in turns, the
@@ -95,7 +96,9 @@ async function main(): Promise<void> {
       if (response.statusCode !== 201) throw new Error(`submit: ${response.statusCode} ${response.body}`);
       ids.push((response.json() as { id: string }).id);
     }
+    const exportStarted = performance.now();
     const exported = await remote.request({ method: 'POST', url: '/v1/evidence/exports', payload: { scan_ids: ids } });
+    const exportMs = Math.round(performance.now() - exportStarted);
     if (exported.statusCode !== 200) throw new Error(`export: ${exported.statusCode} ${exported.body}`);
     const archive = join(dir, 'package.zip');
     writeFileSync(archive, exported.rawPayload);
@@ -132,7 +135,15 @@ async function main(): Promise<void> {
           .executeTakeFirst();
         if (Number(scans?.n) !== count) throw new Error(`stored ${scans?.n} scans, not ${count}`);
         process.stdout.write(
-          `${JSON.stringify({ root, database: values.database, scans: count, pulled: Math.round(pulled), again: Math.round(again), imported: Math.round(imported) })}\n`,
+          `${JSON.stringify({
+            root,
+            database: values.database,
+            scans: count,
+            export: exportMs,
+            pulled: Math.round(pulled),
+            again: Math.round(again),
+            imported: Math.round(imported),
+          })}\n`,
         );
       } finally {
         await local.close();
