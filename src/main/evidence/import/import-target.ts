@@ -1,7 +1,6 @@
 import type { Violation } from '../../../shared/api/scans';
 import type { Executor, ScanRow } from '../../db/index';
 import { DomainError } from '../../domain-error';
-import { findScan, findVisibleScan } from '../../scans/scans.repository';
 import { derivedScanId } from './import-ids';
 
 // Placing a package's ids: which id a package scan is stored under (its own, or one derived from
@@ -21,18 +20,20 @@ export interface ImportTarget {
  * which the package is compared with; or
  * else the scan is stored under derivedScanId(user, id). A scan with the package id that the
  * importer cannot see changes nothing: it is never compared, never blocks, and both cases run the
- * same two lookups.
+ * same two lookups, made beforehand for the whole package (package-lookups.repository.ts): `literal`
+ * is the scan the importer can see under the package id, `derived` the scan stored under the id
+ * derived for them.
  */
-export async function importTarget(
-  trx: Executor,
+export function placedTarget(
   userId: string,
   packageId: string,
   entry: string,
-): Promise<ImportTarget> {
-  const literal = await findVisibleScan(trx, packageId, userId);
+  literal: ScanRow | undefined,
+  derived: ScanRow | undefined,
+): ImportTarget {
   if (literal) return { id: packageId, derived: false, existing: literal };
   const id = derivedScanId(userId, packageId);
-  const existing = await findScan(trx, id);
+  const existing = derived;
   // Nobody can import under another user's derived id; only a scan imported before the rule can hold one.
   if (existing && existing.submitted_by !== userId) {
     throw new DomainError('conflict', `scan ${packageId} cannot be stored: the id it would take is in use`, [
@@ -62,4 +63,19 @@ export async function refuseTakenViolationIds(
       throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
     }
   }
+}
+
+/** refuseTakenViolationIds against `taken`, the package's violation ids found taken beforehand. */
+export function refuseTakenIn(
+  taken: ReadonlySet<string>,
+  packageScanId: string,
+  entry: string,
+  violations: readonly Violation[],
+  packageViolations: readonly Violation[],
+): void {
+  if (taken.size === 0) return;
+  const at = violations.findIndex((v) => taken.has(v.id));
+  if (at < 0) return;
+  const message = `violation ${packageViolations[at]!.id} of scan ${packageScanId}: the id it would be stored under is in use`;
+  throw new DomainError('conflict', message, [{ field: 'violations', entry, message }]);
 }

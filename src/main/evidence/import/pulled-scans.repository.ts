@@ -1,32 +1,8 @@
-import type { Executor, NewScan, NewViolation, ScanRow, SyncPushRow } from '../../db/index';
+import type { Executor, NewScan, NewViolation } from '../../db/index';
 import { insertViolations } from '../../scans/scans.repository';
 
 // The writes and lookups of storing pulled scans (docs/contract/api.md#pulled-scans); each runs
 // in the caller's transaction.
-
-/** The scan pulled from `remoteId` whose id there is `originId` (the origin index, unique per remote). */
-export async function findPulledScan(db: Executor, remoteId: string, originId: string): Promise<ScanRow | undefined> {
-  return db
-    .selectFrom('scans')
-    .selectAll()
-    .where('origin_remote_id', '=', remoteId)
-    .where('origin_id', '=', originId)
-    .executeTakeFirst();
-}
-
-/** Our push that `remoteId` acknowledged as its scan `remoteScanId`, if any. */
-export async function findAcknowledgedPush(
-  db: Executor,
-  remoteId: string,
-  remoteScanId: string,
-): Promise<SyncPushRow | undefined> {
-  return db
-    .selectFrom('sync_pushes')
-    .selectAll()
-    .where('remote_id', '=', remoteId)
-    .where('remote_scan_id', '=', remoteScanId)
-    .executeTakeFirst();
-}
 
 /** The remote's verdict on one of our pushes, as a pull heard it; false when the push is gone. */
 export async function recordRemoteVerdict(
@@ -42,10 +18,6 @@ export async function recordRemoteVerdict(
     .where('remote_scan_id', '=', remoteScanId)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-export async function insertPulledScan(db: Executor, row: NewScan): Promise<void> {
-  await db.insertInto('scans').values(row).execute();
 }
 
 /**

@@ -1,25 +1,29 @@
 import type { ImportResult } from '../../../shared/api/evidence';
 import type { ScanStatus, Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import { type Db, type Executor, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
-import { findScan, findVisibleScan, insertImportedScan, insertViolations } from '../../scans/scans.repository';
+import { type Db, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
 import { DomainError } from '../../domain-error';
-import { derivedViolationId } from './import-ids';
-import { importTarget, refuseTakenViolationIds } from './import-target';
+import { derivedScanId, derivedViolationId } from './import-ids';
+import { HoldBudget } from './held-entries';
+import { storeNewPackageScans } from './held-timelines';
+import { placedTarget, refuseTakenIn } from './import-target';
+import { findScansById, findTakenViolationIds, findVisibleScansById } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
 import { ScanCheck, type ScanDefaults } from './scan-check';
-import { adoptStagedTimeline, discardStagedTimelines } from './staged-timelines.repository';
+import { discardStagedTimelines } from './staged-timelines.repository';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
-// An import in one pass: each package scan's timeline is read once, checked as it streams and,
-// in the same pass, staged (a new scan: staged-timelines.repository.ts, a short transaction per
-// step) or compared with the stored one (an id already there). A refusal found anywhere, up to
-// the last entry's digest, throws and what was staged is deleted. Only then does one short
-// transaction store every new scan (its row, its staged timeline, pyramid and violations): a
-// package changes nothing that anyone can see until it is accepted whole. A conflict (409) is
-// held until every scan has been checked: a package that is also invalid is answered 400, as
-// when checking came first.
+// An import in one pass: the store's answers for the whole package are looked up first, a query
+// per list of ids (package-lookups.repository.ts); then each package scan's timeline is read
+// once, checked as it streams and, in the same pass, held in memory (a new scan's short timeline,
+// within held-entries.ts's bounds), staged (a longer one: staged-timelines.repository.ts, a short
+// transaction per step) or compared with the stored one (an id already there). A refusal found
+// anywhere, up to the last entry's digest, throws and what was staged is deleted. Only then does
+// one transaction store every new scan, rows of a kind at once (held-timelines.ts: its row, its
+// timeline, pyramid and violations): a package changes nothing that anyone can see until it is
+// accepted whole. A conflict (409) is held until every scan has been checked: a package that is
+// also invalid is answered 400, as when checking came first.
 
 /**
  * The scan row of a package scan, stored as `id`, with the upstream defaults applied
@@ -62,36 +66,15 @@ export class ImportRaced extends Error {
   override readonly name = 'ImportRaced';
 }
 
-/** Stores a new scan whose timeline is staged, inside the import's closing transaction. */
-async function storeNewScan(
-  db: Db,
-  trx: Executor,
-  scan: PackageScan,
-  writer: NewScanWriter,
-  changeSeq: number,
-): Promise<ScanRow> {
-  const row = { ...writer.row!, change_seq: changeSeq };
-  if (await findScan(trx, writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
-  await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
-  await insertImportedScan(trx, row);
-  const staged = writer.timeline.id;
-  if (staged !== undefined) {
-    await adoptStagedTimeline(trx, staged, writer.id);
-    await writer.timeline.grid.store(db, trx, writer.id);
-  }
-  await insertViolations(
-    trx,
-    writer.violations.map((violation, i) => ({ ...violation, scan_id: writer.id, seq: i })),
-  );
-  return {
-    ...row,
-    organization_id: row.organization_id ?? null,
-    package_id: row.package_id ?? null,
-    package_origin: row.package_origin ?? null,
-    origin_remote_id: row.origin_remote_id ?? null,
-    origin_id: row.origin_id ?? null,
-  };
-}
+/** The scan row as stored, for onStored. */
+const storedRow = (row: ScanDraft & { change_seq: number }): ScanRow => ({
+  ...row,
+  organization_id: row.organization_id ?? null,
+  package_id: row.package_id ?? null,
+  package_origin: row.package_origin ?? null,
+  origin_remote_id: row.origin_remote_id ?? null,
+  origin_id: row.origin_id ?? null,
+});
 
 /** Where a package scan's timeline goes: compared with the scan stored under `id`, or written as it. */
 interface Destination {
@@ -99,9 +82,50 @@ interface Destination {
   sink: StoredScanComparison | NewScanWriter;
 }
 
-async function destination(db: Db, userId: string, scan: PackageScan): Promise<Destination> {
+/** The store's answers for a whole package, looked up before its scans are read. */
+interface Lookups {
+  /** Scans the importer can see under a package id. */
+  visible: Map<string, ScanRow>;
+  /** Scans under the ids derived for the importer. */
+  derived: Map<string, ScanRow>;
+  /** Taken ids among the violation ids the package's new scans would take. */
+  takenViolations: Set<string>;
+}
+
+async function lookUp(db: Db, userId: string, scans: readonly PackageScan[]): Promise<Lookups> {
+  const visible = await findVisibleScansById(
+    db,
+    scans.map((scan) => scan.id),
+    userId,
+  );
+  const unseen = scans.filter((scan) => !visible.has(scan.id));
+  const derived = await findScansById(
+    db,
+    unseen.map((scan) => derivedScanId(userId, scan.id)),
+  );
+  const takenViolations = await findTakenViolationIds(
+    db,
+    unseen.flatMap((scan) => scan.violations.map((violation) => derivedViolationId(userId, violation.id))),
+  );
+  return { visible, derived, takenViolations };
+}
+
+async function destination(
+  db: Db,
+  userId: string,
+  scan: PackageScan,
+  lookups: Lookups,
+  hold: HoldBudget,
+): Promise<Destination> {
   const { id: packageId, evidenceEntry: entry, violations: packaged } = scan;
-  const target = await importTarget(db, userId, packageId, entry);
+  const literal = lookups.visible.get(packageId);
+  const target = placedTarget(
+    userId,
+    packageId,
+    entry,
+    literal,
+    literal ? undefined : lookups.derived.get(derivedScanId(userId, packageId)),
+  );
   const violations = target.derived
     ? packaged.map((violation) => ({ ...violation, id: derivedViolationId(userId, violation.id) }))
     : packaged;
@@ -109,8 +133,8 @@ async function destination(db: Db, userId: string, scan: PackageScan): Promise<D
   if (target.existing) {
     return { id: target.id, sink: await StoredScanComparison.start(db, target.existing, scan, violations, row) };
   }
-  await refuseTakenViolationIds(db, packageId, entry, violations, packaged);
-  return { id: target.id, sink: new NewScanWriter(db, target.id, violations, row) };
+  refuseTakenIn(lookups.takenViolations, packageId, entry, violations, packaged);
+  return { id: target.id, sink: new NewScanWriter(db, target.id, violations, row, hold) };
 }
 
 const asConflict = (error: unknown): DomainError => {
@@ -136,13 +160,15 @@ export async function storePackageScans(
   const writers: { scan: PackageScan; writer: NewScanWriter }[] = [];
   const violationIds = new Set<string>();
   let conflict: DomainError | null = null;
+  const hold = new HoldBudget();
   try {
+    const lookups = await lookUp(db, userId, scans);
     for (const scan of scans) {
       const check = new ScanCheck(scan, violationIds);
       // After a conflict the package is only checked: nothing more is worth writing.
       const to: Destination | DomainError | null = conflict
         ? null
-        : await destination(db, userId, scan).catch(asConflict);
+        : await destination(db, userId, scan, lookups, hold).catch(asConflict);
       if (to instanceof DomainError) conflict = to;
       const sink = to instanceof DomainError ? null : to?.sink;
       if (sink instanceof NewScanWriter) writers.push({ scan, writer: sink });
@@ -172,14 +198,30 @@ export async function storePackageScans(
     const written = await inTransaction(
       db,
       async (trx) => {
-        for (const id of unchanged) {
-          if (!(await findVisibleScan(trx, id, userId))) throw new ImportRaced(`scan ${id} went meanwhile`);
+        const visible = await findVisibleScansById(trx, unchanged, userId);
+        for (const id of unchanged) if (!visible.has(id)) throw new ImportRaced(`scan ${id} went meanwhile`);
+        if (writers.length === 0) return [];
+        const stored = await findScansById(
+          trx,
+          writers.map(({ writer }) => writer.id),
+        );
+        const taken = await findTakenViolationIds(
+          trx,
+          writers.flatMap(({ writer }) => writer.violations.map((violation) => violation.id)),
+        );
+        for (const { scan, writer } of writers) {
+          if (stored.has(writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
+          refuseTakenIn(taken, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
         }
-        const rows: ScanRow[] = [];
-        let seq: number | undefined;
-        for (const { scan, writer } of writers)
-          rows.push(await storeNewScan(db, trx, scan, writer, (seq ??= await nextChangeSeq(trx))));
-        return rows;
+        // Taken after the checks, before the first write (db/change-sequence.ts).
+        const seq = await nextChangeSeq(trx);
+        const rows = writers.map(({ writer }) => ({ ...writer.row!, change_seq: seq }));
+        await storeNewPackageScans(
+          db,
+          trx,
+          writers.map(({ writer }, i) => ({ row: rows[i]!, violations: writer.violations, writer })),
+        );
+        return rows.map(storedRow);
       },
       { isolation: 'read committed' },
     );

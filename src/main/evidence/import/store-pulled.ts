@@ -1,32 +1,41 @@
 import type { Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
-import { type Db, type Executor, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } from '../../db/index';
+import {
+  type Db,
+  type Executor,
+  inTransaction,
+  nextChangeSeq,
+  type ScanDraft,
+  type ScanRow,
+  type SyncPushRow,
+} from '../../db/index';
 import { DomainError } from '../../domain-error';
-import { findScan } from '../../scans/scans.repository';
 import { pulledScanId, pulledViolationId } from './import-ids';
-import { refuseTakenViolationIds } from './import-target';
+import { HoldBudget } from './held-entries';
+import { storeNewPackageScans, storeTimelines } from './held-timelines';
+import { refuseTakenIn, refuseTakenViolationIds } from './import-target';
+import {
+  findAcknowledgedPushes,
+  findPulledScansByOrigin,
+  findScansById,
+  findTakenViolationIds,
+} from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
 import { pulledOutcome, type PulledOutcome } from './pulled-outcome';
-import {
-  detachTimeline,
-  findAcknowledgedPush,
-  findPulledScan,
-  insertPulledScan,
-  deleteViolationsOf,
-  recordRemoteVerdict,
-  rewritePulledScan,
-} from './pulled-scans.repository';
+import { detachTimeline, deleteViolationsOf, recordRemoteVerdict, rewritePulledScan } from './pulled-scans.repository';
 import { ScanCheck, type ScanDefaults } from './scan-check';
-import { adoptStagedTimeline, discardStagedTimelines } from './staged-timelines.repository';
+import { discardStagedTimelines } from './staged-timelines.repository';
 import { ImportRaced, scanRow } from './store-package';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
-// A pulled package in one pass, as store-package.ts does an import: each timeline is read once,
-// checked and, in the same pass, staged (a new scan) or compared with the scan pulled before.
-// A stored scan that differs in more than its violations is read a second time, to stage its new
-// timeline. Then one short transaction writes everything, runs the caller's `closing` (the
-// sync's cursor) and commits; a refusal anywhere before leaves the store as it was.
+// A pulled package in one pass, as store-package.ts does an import: the store's answers for the
+// whole package looked up first, then each timeline read once, checked and, in the same pass,
+// held or staged (a new scan) or compared with the scan pulled before. A stored scan that
+// differs in more than its violations is read a second time, to hold or stage its new timeline.
+// Then one transaction writes everything (the new scans rows of a kind at once), runs the
+// caller's `closing` (the sync's cursor) and commits; a refusal anywhere before leaves the store
+// as it was.
 
 /** Where a pull stores a remote's scans (docs/contract/api.md#pulled-scans). */
 export interface PulledPlacement {
@@ -77,13 +86,50 @@ function pulledRow(
   };
 }
 
-/** Reads, checks and places one package scan; stages its timeline when it is new. */
+/** The store's answers for a whole package, looked up before its scans are read. */
+interface Lookups {
+  /** Our pushes the remote acknowledged, by its id for them. */
+  pushes: Map<string, SyncPushRow>;
+  /** Scans pulled from the remote before, by their id there. */
+  pulled: Map<string, ScanRow>;
+  /** Scans under the ids the package's scans would take. */
+  scans: Map<string, ScanRow>;
+  /** Taken ids among the violation ids the package's scans would take. */
+  takenViolations: Set<string>;
+}
+
+async function lookUp(db: Db, remoteId: string, scans: readonly PackageScan[]): Promise<Lookups> {
+  const remoteIds = scans.map((scan) => scan.id);
+  const pushes = await findAcknowledgedPushes(db, remoteId, remoteIds);
+  const pulled = await findPulledScansByOrigin(
+    db,
+    remoteId,
+    remoteIds.filter((id) => !pushes.has(id)),
+  );
+  const fresh = scans.filter((scan) => !pushes.has(scan.id) && !pulled.has(scan.id));
+  return {
+    pushes,
+    pulled,
+    scans: await findScansById(
+      db,
+      fresh.map((scan) => pulledScanId(remoteId, scan.id)),
+    ),
+    takenViolations: await findTakenViolationIds(
+      db,
+      fresh.flatMap((scan) => scan.violations.map((violation) => pulledViolationId(remoteId, violation.id))),
+    ),
+  };
+}
+
+/** Reads, checks and places one package scan; holds or stages its timeline when it is new. */
 async function place(
   db: Db,
   placement: PulledPlacement,
   scan: PackageScan,
   violationIds: Set<string>,
   budget: InflateBudget,
+  lookups: Lookups,
+  hold: HoldBudget,
 ): Promise<Placed> {
   const { remoteId } = placement;
   const id = pulledScanId(remoteId, scan.id);
@@ -92,19 +138,19 @@ async function place(
     id: pulledViolationId(remoteId, violation.id),
   }));
   const row = (defaults: ScanDefaults) => pulledRow(placement, scan, defaults, violations, id);
-  const push = await findAcknowledgedPush(db, remoteId, scan.id);
+  const push = lookups.pushes.get(scan.id);
   const echo = push !== undefined;
-  const stored = echo ? undefined : await findPulledScan(db, remoteId, scan.id);
+  const stored = echo ? undefined : lookups.pulled.get(scan.id);
   if (!echo && !stored) {
     // Only a scan pulled before holds an id derived in the pull's domain, and it has this origin.
-    if (await findScan(db, id)) throw conflict(scan, 'the id it would be stored under is in use');
-    await refuseTakenViolationIds(db, scan.id, scan.evidenceEntry, violations, scan.violations);
+    if (lookups.scans.has(id)) throw conflict(scan, 'the id it would be stored under is in use');
+    refuseTakenIn(lookups.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
   }
   const sink = echo
     ? null
     : stored
       ? await StoredScanComparison.start(db, stored, scan, violations, row, { violationsApart: true })
-      : new NewScanWriter(db, id, violations, row);
+      : new NewScanWriter(db, id, violations, row, hold);
   const check = new ScanCheck(scan, violationIds);
   let defaults: ScanDefaults | undefined;
   try {
@@ -139,8 +185,8 @@ const conflict = (scan: PackageScan, why: string): DomainError =>
   ]);
 
 /** Stages a replaced scan's timeline: a second read, checked already by the first. */
-async function stageAgain(db: Db, placed: Placed, budget: InflateBudget): Promise<void> {
-  const writer = new NewScanWriter(db, placed.id, placed.violations, () => placed.row);
+async function stageAgain(db: Db, placed: Placed, budget: InflateBudget, hold: HoldBudget): Promise<void> {
+  const writer = new NewScanWriter(db, placed.id, placed.violations, () => placed.row, hold);
   placed.writer = writer;
   const defaults: ScanDefaults = { createdAt: placed.row.created_at, action: placed.row.action };
   for await (const chunk of placed.scan.timeline.read(budget)) await writer.take(chunk, defaults);
@@ -154,17 +200,37 @@ async function discard(db: Db, writers: readonly NewScanWriter[]): Promise<void>
   );
 }
 
-/** Gives a scan the staged timeline (and its pyramid) of `writer`. */
-async function adopt(db: Db, trx: Executor, id: string, writer: NewScanWriter): Promise<void> {
-  const staged = writer.timeline.id;
-  if (staged === undefined) return;
-  await adoptStagedTimeline(trx, staged, id);
-  await writer.timeline.grid.store(db, trx, id);
+/** What the closing transaction finds of the package's scans, looked up at once. */
+interface Found {
+  pulled: Map<string, ScanRow>;
+  scans: Map<string, ScanRow>;
+  takenViolations: Set<string>;
+}
+
+async function findAgain(trx: Executor, placement: PulledPlacement, placed: readonly Placed[]): Promise<Found> {
+  const fresh = placed.filter((one) => one.outcome === 'new');
+  const before = placed.filter((one) => one.outcome !== 'new' && one.outcome !== 'echoed');
+  return {
+    pulled: await findPulledScansByOrigin(
+      trx,
+      placement.remoteId,
+      before.map((one) => one.scan.id),
+    ),
+    scans: await findScansById(
+      trx,
+      fresh.map((one) => one.id),
+    ),
+    takenViolations: await findTakenViolationIds(
+      trx,
+      fresh.flatMap((one) => one.violations.map((violation) => violation.id)),
+    ),
+  };
 }
 
 /**
- * Writes one placed scan inside the closing transaction, a scan it stores or changes under change
- * seq `seq` (docs/contract/api.md#sync); a detached timeline's id, to delete after it.
+ * Writes one placed scan inside the closing transaction, a scan it changes under change seq
+ * `seq` (docs/contract/api.md#sync); a new one is only checked and left to storeNewPackageScans.
+ * A detached timeline's id, to delete after it.
  */
 async function write(
   db: Db,
@@ -172,6 +238,7 @@ async function write(
   placement: PulledPlacement,
   placed: Placed,
   seq: number,
+  found: Found,
 ): Promise<number | undefined> {
   const { scan, id, violations } = placed;
   const row = { ...placed.row, change_seq: seq };
@@ -188,18 +255,15 @@ async function write(
       return undefined;
     }
     case 'unchanged':
-      if (!(await findPulledScan(trx, placement.remoteId, scan.id))) throw new ImportRaced(`scan ${id} went meanwhile`);
+      if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
       return undefined;
     case 'new':
-      if (await findScan(trx, id)) throw new ImportRaced(`scan ${id} was stored meanwhile`);
-      await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, violations, scan.violations);
-      await insertPulledScan(trx, row);
-      await adopt(db, trx, id, placed.writer!);
-      await rewritePulledScan(trx, id, violations, {});
+      if (found.scans.has(id)) throw new ImportRaced(`scan ${id} was stored meanwhile`);
+      refuseTakenIn(found.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
       return undefined;
     case 'violations':
     case 'replaced': {
-      if (!(await findPulledScan(trx, placement.remoteId, scan.id))) throw new ImportRaced(`scan ${id} went meanwhile`);
+      if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
       // The old violations go first: a new one may take the id an old one had.
       await deleteViolationsOf(trx, id);
       await refuseTakenViolationIds(trx, scan.id, scan.evidenceEntry, violations, scan.violations);
@@ -214,7 +278,7 @@ async function write(
       const detached = await detachTimeline(trx, id);
       const { id: _id, ...fields } = row;
       await rewritePulledScan(trx, id, violations, fields);
-      await adopt(db, trx, id, placed.writer!);
+      await storeTimelines(db, trx, [{ scanId: id, writer: placed.writer! }]);
       return detached;
     }
   }
@@ -235,10 +299,12 @@ export async function storePulledScans(
 ): Promise<PulledImportResult> {
   const placed: Placed[] = [];
   const violationIds = new Set<string>();
+  const hold = new HoldBudget();
   let seq: number | undefined;
   try {
-    for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget));
-    for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget);
+    const lookups = await lookUp(db, placement.remoteId, scans);
+    for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget, lookups, hold));
+    for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget, hold);
     const written = await inTransaction(
       db,
       async (trx) => {
@@ -246,10 +312,21 @@ export async function storePulledScans(
         // Taken before the first write (db/change-sequence.ts), and only when a scan is written.
         const writes = placed.some((one) => one.outcome !== 'unchanged' && one.outcome !== 'echoed');
         const seq = writes ? await nextChangeSeq(trx) : 0;
+        const found = await findAgain(trx, placement, placed);
         for (const one of placed) {
-          const id = await write(db, trx, placement, one, seq);
+          const id = await write(db, trx, placement, one, seq, found);
           if (id !== undefined) timelines.push(id);
         }
+        const fresh = placed.filter((one) => one.outcome === 'new');
+        await storeNewPackageScans(
+          db,
+          trx,
+          fresh.map((one) => ({
+            row: { ...one.row, change_seq: seq },
+            violations: one.violations,
+            writer: one.writer!,
+          })),
+        );
         await closing(trx);
         return { timelines, seq };
       },

@@ -6,6 +6,7 @@ import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { timelineChunks } from '../timeline/timeline-reads.repository';
 import { sameViolations, type PackageScan } from './package-scan';
 import type { ScanDefaults } from './scan-check';
+import { HeldEntries, type HoldBudget } from './held-entries';
 import { StagedTimelineWriter } from './staged-timelines.repository';
 
 // Where a package scan's timeline goes, chunk by chunk, as it is checked: compared with the
@@ -107,22 +108,38 @@ export class StoredScanComparison implements TimelineSink {
   }
 }
 
-/** A new scan: its timeline staged as it streams, the rest stored by storeNewScan once the package is accepted. */
+/**
+ * A new scan: its timeline held in memory while it is short and the package's `budget` allows
+ * (written with the scan by the closing transaction, held-timelines.ts), else staged as it
+ * streams; the rest stored once the package is accepted.
+ */
 export class NewScanWriter implements TimelineSink {
   row: ScanDraft | undefined;
   readonly timeline: StagedTimelineWriter;
+  /** The timeline while it is held; null once it is staged (or when nothing may be held). */
+  held: HeldEntries | null;
 
   constructor(
     db: Db,
     readonly id: string,
     readonly violations: readonly Violation[],
     private readonly toRow: (defaults: ScanDefaults) => ScanDraft,
+    private readonly budget?: HoldBudget,
   ) {
     this.timeline = new StagedTimelineWriter(db);
+    this.held = budget ? new HeldEntries() : null;
   }
 
   async take(chunk: readonly StoredTimelineEntry[], defaults: ScanDefaults): Promise<void> {
     this.row ??= this.toRow(defaults);
+    const held = this.held;
+    if (held && this.budget?.hold(held, chunk)) return;
+    if (held) {
+      // Too long to hold: what was held is staged first, and the rest as it comes.
+      this.held = null;
+      this.budget?.release(held.length);
+      await this.timeline.write(held.entries());
+    }
     await this.timeline.write(chunk);
   }
 

@@ -8,6 +8,9 @@ import type { ImportLimits } from '../import-limits';
 import { readCentralDirectory } from './central-directory';
 import { INFLATE_CHUNK_BYTES, InflateGuard, RawCounter, type EntryDigest, type InflateBudget } from './inflate-guard';
 
+/** The smallest inflate buffer: zlib's own default. */
+const SMALL_CHUNK_BYTES = 16 * 1024;
+
 const NOT_A_ZIP = 'not a ZIP archive, or only part of one (a download or copy cut short)';
 
 /**
@@ -70,8 +73,10 @@ export class PackageArchive {
     const archiveLimit = Math.max(limits.ratioFloorBytes, limits.ratio * this.zip.fileSize);
     const guard = new InflateGuard(name, entry, raw, budget, limits, archiveLimit);
     const done = (): void => undefined;
-    if (entry.compressionMethod === 8)
-      pipeline(source, raw, createInflateRaw({ chunkSize: INFLATE_CHUNK_BYTES }), guard, done);
+    // A small entry gets a buffer its size (the central directory's, which the guard holds it
+    // to): a package of thousands of small documents would allocate 256 KiB for each.
+    const chunkSize = Math.min(INFLATE_CHUNK_BYTES, Math.max(SMALL_CHUNK_BYTES, entry.uncompressedSize + 1));
+    if (entry.compressionMethod === 8) pipeline(source, raw, createInflateRaw({ chunkSize }), guard, done);
     else pipeline(source, raw, guard, done);
     return { stream: guard, digest: () => guard.digest() };
   }

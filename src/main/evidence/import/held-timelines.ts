@@ -1,0 +1,130 @@
+import type { Violation } from '../../../shared/api/scans';
+import { BulkInserter, rowSample, VIOLATION_SAMPLE, type Db, type Executor, type NewScan } from '../../db/index';
+import { GridRecorder } from '../timeline/timeline-cells.repository';
+import { newTimelineIds, timelineInserter, timelinesInserter } from '../timeline/timeline-writes.repository';
+import { adoptStagedTimeline } from './staged-timelines.repository';
+import type { NewScanWriter } from './store-sinks';
+
+// A package of many small scans is stored in a few statements: each short timeline is held in
+// memory as it is checked and written with its scan by the closing transaction, multi-row, where
+// staging it would cost a transaction of its own per scan. Held entries are bounded per scan and
+// per package, so memory stays bounded and the closing transaction short (about 100,000 entries
+// are a few hundred ms of SQLite's writer); a longer timeline is staged, a step at a time
+// (staged-timelines.repository.ts).
+
+/** The columns of a stored package scan, in the order they are pushed. */
+const PACKAGE_SCAN_SAMPLE = rowSample('scans', [
+  'id',
+  'created_at',
+  'tool',
+  'action',
+  'tokens',
+  'status',
+  'source',
+  'organization_id',
+  'submitted_by',
+  'token_breakdown',
+  'request_count',
+  'violation_count',
+  'worst_severity',
+  'change_seq',
+  'package_id',
+  'package_origin',
+  'origin_remote_id',
+  'origin_id',
+]);
+
+/** A new scan the closing transaction stores: its row, its violations and its timeline. */
+export interface NewPackageScan {
+  row: NewScan;
+  violations: readonly Violation[];
+  writer: NewScanWriter;
+}
+
+/**
+ * Stores new package scans inside the closing transaction `trx` on `db`: their rows, timelines
+ * (held ones written here, staged ones adopted), pyramids and violations, rows of a kind at once.
+ * Scans go first (timelines and violations refer to them), violations after their scans, as a
+ * scan stored alone has them (the rollup triggers).
+ */
+export async function storeNewPackageScans(db: Db, trx: Executor, scans: readonly NewPackageScan[]): Promise<void> {
+  if (scans.length === 0) return;
+  const rows = new BulkInserter(db, trx, 'scans', PACKAGE_SCAN_SAMPLE, 100);
+  for (const { row } of scans) {
+    const written = rows.push(
+      row.id,
+      row.created_at,
+      row.tool,
+      row.action,
+      row.tokens,
+      row.status,
+      row.source,
+      row.organization_id ?? null,
+      row.submitted_by,
+      row.token_breakdown,
+      row.request_count,
+      row.violation_count,
+      row.worst_severity,
+      row.change_seq,
+      row.package_id ?? null,
+      row.package_origin ?? null,
+      row.origin_remote_id ?? null,
+      row.origin_id ?? null,
+    );
+    if (written) await written;
+  }
+  await rows.flush();
+
+  await storeTimelines(
+    db,
+    trx,
+    scans.map(({ row, writer }) => ({ scanId: row.id, writer })),
+  );
+
+  const violations = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, 100);
+  for (const { row, violations: list } of scans) {
+    for (const [seq, v] of list.entries()) {
+      const written = violations.push(v.id, row.id, seq, v.rule, v.severity, v.message, v.timeline_index);
+      if (written) await written;
+    }
+  }
+  await violations.flush();
+}
+
+/**
+ * Gives scans the timelines of their writers inside the closing transaction `trx`: held ones
+ * written, multi-row, staged ones adopted; with their pyramids.
+ */
+export async function storeTimelines(
+  db: Db,
+  trx: Executor,
+  scans: readonly { scanId: string; writer: NewScanWriter }[],
+): Promise<void> {
+  const held = scans.filter(({ writer }) => writer.held !== null && writer.held.length > 0);
+  // After the transaction's first write: on SQLite it then holds the write lock, so the ids are free.
+  const ids = await newTimelineIds(trx, held.length);
+  const timelines = timelinesInserter(db, trx, 100);
+  for (const [i, { scanId }] of held.entries()) {
+    const written = timelines.push(ids[i]!, scanId);
+    if (written) await written;
+  }
+  await timelines.flush();
+  const entries = timelineInserter(db, trx, 200);
+  for (const [i, { scanId, writer }] of held.entries()) {
+    const { timestamps, actions, tokens } = writer.held!;
+    const grid = new GridRecorder();
+    for (let seq = 0; seq < timestamps.length; seq++) {
+      const written = entries.push(ids[i]!, seq, timestamps[seq]!, actions[seq]!, tokens[seq]!);
+      if (written) await written;
+      grid.push(timestamps[seq]!, tokens[seq]!);
+    }
+    await grid.store(db, trx, scanId);
+  }
+  await entries.flush();
+  for (const { scanId, writer } of scans) {
+    const staged = writer.timeline.id;
+    if (writer.held !== null || staged === undefined) continue;
+    await adoptStagedTimeline(trx, staged, scanId);
+    await writer.timeline.grid.store(db, trx, scanId);
+  }
+}
