@@ -189,6 +189,18 @@ test('a remote with a wrong token says so; with the right one it is tested, then
   const pulled = await request.get(`/v1/scans?tool=${TOOL}`, { headers: owner() });
   expect(((await pulled.json()) as { total: number }).total).toBe(3);
 
+  // A link to a scan by its id on the team server opens its pulled copy here, which says so.
+  const onTeam = await request.get(`${team.url}/v1/scans?limit=1`, {
+    headers: { Authorization: `Bearer ${team.token}` },
+  });
+  const teamScanId = ((await onTeam.json()) as { scans: { id: string }[] }).scans[0]!.id;
+  await page.goto(`/scans/${teamScanId}`);
+  await expect(page).not.toHaveURL(new RegExp(`/scans/${teamScanId}$`));
+  const summary = page.getByRole('region', { name: 'Summary' });
+  await expect(summary.getByText('Pulled from')).toBeVisible();
+  await expect(summary).toContainText(`${name}, where it is ${teamScanId}`);
+  await page.goto('/settings');
+
   // Again: nothing new on the team server, nothing new here.
   await remote.getByRole('button', { name: /^Sync now/ }).click();
   await expect(run).toHaveText(/^Synced: pulled 0 new, 0 changed, 0 unchanged \(.+\); pushed 0, 0 waiting\.$/);

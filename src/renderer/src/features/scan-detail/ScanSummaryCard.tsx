@@ -3,6 +3,7 @@ import type { Scan } from '../../../../shared/api/scans';
 import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { formatCount } from '../../lib/format';
 import { useOrganizationName } from '../organizations/organizations-api';
+import { remoteVerdict } from './remote-verdict';
 
 function CopyId({ id }: { id: string }) {
   const [copied, setCopied] = useState<'yes' | 'failed' | undefined>();
@@ -71,6 +72,23 @@ export function ScanSummaryCard({ scan }: { scan: Scan }) {
           <dt>Source</dt>
           <dd>{scan.source}</dd>
         </div>
+        {scan.origin !== undefined && (
+          <div>
+            {/* A link to its id on the remote (/scans/<that id>) leads here too. */}
+            <dt>Pulled from</dt>
+            <dd>
+              {scan.origin.remote ?? 'a removed remote'}, where it is <code>{scan.origin.id}</code>
+            </dd>
+          </div>
+        )}
+        {scan.pushed?.map((push) => (
+          <div key={push.remote}>
+            <dt>On {push.remote}</dt>
+            <dd>
+              <code>{push.id}</code>: {remoteVerdict(push)}
+            </dd>
+          </div>
+        ))}
         {scan.package_id !== undefined && (
           <div>
             {/* What the package called it (a ticket's upstream id): /scans/<package id> leads here too. */}
