@@ -196,7 +196,8 @@ export async function relaxTransaction(trx: Executor): Promise<void> {
 }
 
 /** Samples for the compiled inserts; their column order is the order values are pushed in. */
-export const SCAN_SAMPLE = rowSample('scans', [
+/** The columns every stored scan fills, in push order; an import's sample adds its own after them. */
+export const SCAN_SAMPLE_COLUMNS = [
   'id',
   'created_at',
   'tool',
@@ -211,7 +212,8 @@ export const SCAN_SAMPLE = rowSample('scans', [
   'violation_count',
   'worst_severity',
   'change_seq',
-]);
+] as const;
+export const SCAN_SAMPLE = rowSample('scans', SCAN_SAMPLE_COLUMNS);
 export const TIMELINE_SAMPLE = rowSample('timelines', ['id', 'scan_id']);
 export const ENTRY_SAMPLE = rowSample('timeline_entries', ['timeline_id', 'seq', 'timestamp', 'action', 'tokens']);
 export const VIOLATION_SAMPLE = rowSample('violations', [

@@ -42,6 +42,7 @@ export {
   rowSample,
   ENTRY_SAMPLE,
   SCAN_SAMPLE,
+  SCAN_SAMPLE_COLUMNS,
   TIMELINE_SAMPLE,
   VIOLATION_SAMPLE,
   type RowSample,

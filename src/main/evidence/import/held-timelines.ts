@@ -1,5 +1,13 @@
 import type { Violation } from '../../../shared/api/scans';
-import { BulkInserter, rowSample, VIOLATION_SAMPLE, type Db, type Executor, type NewScan } from '../../db/index';
+import {
+  BulkInserter,
+  rowSample,
+  SCAN_SAMPLE_COLUMNS,
+  VIOLATION_SAMPLE,
+  type Db,
+  type Executor,
+  type NewScan,
+} from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
 import { newTimelineIds, timelineInserter, timelinesInserter } from '../timeline/timeline-writes.repository';
 import { adoptStagedTimeline } from './staged-timelines.repository';
@@ -14,20 +22,7 @@ import type { NewScanWriter } from './store-sinks';
 
 /** The columns of a stored package scan, in the order they are pushed. */
 const PACKAGE_SCAN_SAMPLE = rowSample('scans', [
-  'id',
-  'created_at',
-  'tool',
-  'action',
-  'tokens',
-  'status',
-  'source',
-  'organization_id',
-  'submitted_by',
-  'token_breakdown',
-  'request_count',
-  'violation_count',
-  'worst_severity',
-  'change_seq',
+  ...SCAN_SAMPLE_COLUMNS,
   'package_id',
   'package_origin',
   'origin_remote_id',
