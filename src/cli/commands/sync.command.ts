@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { RemoteList } from '../../shared/api/remotes';
 import type { SyncEvent, SyncSummary } from '../../shared/api/sync';
+import { ndjsonLines } from '../../shared/ndjson-lines';
 import type { ApiClient } from '../client';
 import { ServerError, TransferError } from '../client-errors';
 import { printJson, writeErr, writeOut } from '../output';
@@ -15,28 +16,14 @@ interface ProgressTarget {
   write(text: string): unknown;
 }
 
-/** The NDJSON body's lines, parsed, as they arrive. */
-async function* events(body: ReadableStream<Uint8Array>): AsyncGenerator<SyncEvent> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    pending += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, newline).trim();
-      pending = pending.slice(newline + 1);
-      if (line !== '') yield JSON.parse(line) as SyncEvent;
-    }
-  }
-}
-
 /** Runs (or joins) one remote's sync and answers its summary; progress on `progress` meanwhile. */
 async function syncOne(client: ApiClient, name: string, progress: ProgressTarget): Promise<SyncSummary> {
   const response = await client.response('POST', `/v1/remotes/${encodeURIComponent(name)}/sync`);
   if (!response.body) throw new TransferError(`the server sent no progress for ${name}`);
   let drawn = false;
   try {
-    for await (const event of events(response.body)) {
+    for await (const line of ndjsonLines(response.body)) {
+      const event = line as SyncEvent;
       if (event.type === 'summary') return event.summary;
       if (progress.isTTY) {
         progress.write(`\r${name} ${syncProgressText(event)}\x1b[K`);

@@ -1,4 +1,5 @@
 import type { PolicyComparison } from '../../../../shared/api/policies';
+import { ndjsonLines } from '../../../../shared/ndjson-lines';
 import { send, ServerError } from '../../lib/api-client';
 
 export interface ImpactProgress {
@@ -25,23 +26,11 @@ export async function streamImpact(
     const error: unknown = await response.json().catch(() => undefined);
     throw ServerError.fromBody(response.status, error, `the server answered ${response.status}`);
   }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffered += value;
-    let end: number;
-    while ((end = buffered.indexOf('\n')) !== -1) {
-      const line = JSON.parse(buffered.slice(0, end)) as {
-        progress?: ImpactProgress;
-        result?: PolicyComparison;
-        error?: { status: number };
-      };
-      buffered = buffered.slice(end + 1);
-      if (line.progress) onProgress(line.progress);
-      if (line.result) return line.result;
-      if (line.error) throw ServerError.fromBody(line.error.status, { error: line.error }, 'the work failed');
-    }
-    if (done) throw new ServerError(0, 'network', 'the answer ended before its result', []);
+  for await (const value of ndjsonLines(response.body)) {
+    const line = value as { progress?: ImpactProgress; result?: PolicyComparison; error?: { status: number } };
+    if (line.progress) onProgress(line.progress);
+    if (line.result) return line.result;
+    if (line.error) throw ServerError.fromBody(line.error.status, { error: line.error }, 'the work failed');
   }
+  throw new ServerError(0, 'network', 'the answer ended before its result', []);
 }

@@ -8,6 +8,7 @@ import type {
   UpdateRemoteBody,
 } from '../../../../../shared/api/remotes';
 import type { SyncEvent, SyncSummary } from '../../../../../shared/api/sync';
+import { ndjsonLines } from '../../../../../shared/ndjson-lines';
 import { api, apiGet, send, ServerError } from '../../../lib/api-client';
 import { userKeys } from '../../users/users-api';
 import { settingsKeys } from '../settings-api';
@@ -90,25 +91,13 @@ export async function streamSync(name: string, onProgress: (event: SyncProgressE
     const error: unknown = await response.json().catch(() => undefined);
     throw ServerError.fromBody(response.status, error, `the server answered ${response.status}`);
   }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (value) buffered += value;
-    let end: number;
-    while ((end = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, end).trim();
-      buffered = buffered.slice(end + 1);
-      if (line === '') continue;
-      const event = JSON.parse(line) as SyncEvent;
-      if (event.type === 'summary') {
-        await reader.cancel().catch(() => undefined);
-        return event.summary;
-      }
-      onProgress(event);
-    }
-    if (done) throw new ServerError(0, 'network', 'the sync’s answer ended before its summary', []);
+  for await (const line of ndjsonLines(response.body)) {
+    const event = line as SyncEvent;
+    // Returning ends the loop, which cancels the rest of the body.
+    if (event.type === 'summary') return event.summary;
+    onProgress(event);
   }
+  throw new ServerError(0, 'network', 'the sync’s answer ended before its summary', []);
 }
 
 /** Sync now: the run's latest progress while it goes, its summary when it ends. */
