@@ -107,7 +107,9 @@ async function main(): Promise<void> {
       if (exported.statusCode !== 200) throw new Error(`export: ${exported.statusCode} ${exported.body}`);
     }
     const exportMs = exportTimes[0]!;
-    process.stdout.write(`${JSON.stringify({ root, database: values.database, scans: count, exports: exportTimes })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ root, database: values.database, scans: count, exports: exportTimes })}\n`,
+    );
     const archive = join(dir, 'package.zip');
     writeFileSync(archive, exported!.rawPayload);
     for (let round = 0; round < Number(values.rounds); round++) {

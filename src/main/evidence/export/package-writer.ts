@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { type Duplex, Readable, Transform, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Evidence } from '../../../shared/api/evidence';
 import type { TokenBreakdown } from '../../../shared/api/scans';
@@ -78,7 +78,9 @@ export function writeEvidencePackage(db: Db, scans: readonly ScanRow[]): Readabl
   const zip = new ZipFile();
   const files: ManifestFile[] = [];
   const mtime = new Date();
-  const output = zip.outputStream as Readable;
+  // yazl's output is a PassThrough it writes into without waiting: its writable side tells when
+  // the reader is behind.
+  const output = zip.outputStream as Duplex;
   // A failing entry (the store went away mid-export) ends the download instead of the process.
   zip.on('error', (error: Error) => output.destroy(error));
   const options = { mtime, compress: true };
