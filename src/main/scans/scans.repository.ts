@@ -240,6 +240,27 @@ export async function findViolations(db: Executor, scanId: string): Promise<Viol
   return db.selectFrom('violations').selectAll().where('scan_id', '=', scanId).orderBy('seq').execute();
 }
 
+/** The scans among `ids` that the user can see, in one statement (callers chunk long lists). */
+export async function findVisibleScans(db: Executor, ids: readonly string[], userId: string): Promise<ScanRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('scans').selectAll().where('id', 'in', ids).where(visibleTo(userId)).execute();
+}
+
+/** The violations of several scans, each scan's in seq order, in one statement. */
+export async function findViolationsOf(db: Executor, scanIds: readonly string[]): Promise<Map<string, ViolationRow[]>> {
+  const byScan = new Map<string, ViolationRow[]>(scanIds.map((id) => [id, []]));
+  if (scanIds.length === 0) return byScan;
+  const rows = await db
+    .selectFrom('violations')
+    .selectAll()
+    .where('scan_id', 'in', scanIds)
+    .orderBy('scan_id')
+    .orderBy('seq')
+    .execute();
+  for (const row of rows) byScan.get(row.scan_id)?.push(row);
+  return byScan;
+}
+
 const SCAN_COLUMNS = Object.keys(SCAN_SAMPLE) as (keyof NewScan)[];
 const INSERT_SCAN = new ReusableQuery((db) => db.insertInto('scans').values(SCAN_SAMPLE));
 

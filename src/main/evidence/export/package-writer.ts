@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { type Duplex, Readable, Transform, type TransformCallback } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { Evidence } from '../../../shared/api/evidence';
 import type { TokenBreakdown } from '../../../shared/api/scans';
@@ -13,9 +13,11 @@ import {
 } from '../../../shared/evidence-package';
 import type { Db, ScanRow } from '../../db/index';
 import { toScan, toViolation } from '../../scans/scan-mapping';
-import { findViolations } from '../../scans/scans.repository';
+import { findViolationsOf } from '../../scans/scans.repository';
 import { VERSION } from '../../version';
-import { timelineTotals, timelineTupleChunks } from '../timeline/timeline-reads.repository';
+import { timelineTupleChunks } from '../timeline/timeline-reads.repository';
+import { timelineInfos, timelinesTupleChunks } from '../timeline/timeline-batch-reads.repository';
+import { TIMELINE_CHUNK, type TimelineTuple } from '../timeline/timeline-entry';
 import { TimelineJsonlEncoder } from '../jsonl/timeline-encoder';
 
 /** Counts and hashes the bytes that pass through, for the manifest. */
@@ -25,7 +27,7 @@ class Digest extends Transform {
 
   constructor(
     private readonly path: string,
-    private readonly files: ManifestFile[],
+    private readonly done: (file: ManifestFile) => void,
   ) {
     super();
   }
@@ -37,7 +39,7 @@ class Digest extends Transform {
   }
 
   override _flush(callback: TransformCallback): void {
-    this.files.push({ path: this.path, bytes: this.bytes, sha256: this.hash.digest('hex') });
+    this.done({ path: this.path, bytes: this.bytes, sha256: this.hash.digest('hex') });
     callback();
   }
 }
@@ -51,52 +53,124 @@ function timelineJsonl(db: Db, scanId: string): Readable {
   );
 }
 
-async function evidenceJson(db: Db, scan: ScanRow): Promise<Buffer> {
-  const totals = await timelineTotals(db, scan.id);
-  const evidence: Evidence = {
-    scan_id: scan.id,
-    evidence: {
-      request_count: totals.count,
-      total_tokens: totals.tokens,
-      token_breakdown: JSON.parse(scan.token_breakdown) as TokenBreakdown,
-      violations: (await findViolations(db, scan.id)).map(toViolation),
-    },
-  };
-  return Buffer.from(JSON.stringify(evidence, null, 2), 'utf8');
-}
+/** Scans read together: one statement per kind for the whole group. */
+const GROUP_SCANS = 100;
+/**
+ * A timeline of at most this many entries (about 70 bytes each) is read with its group's and
+ * written as one buffer; a longer one is streamed a chunk at a time. So a group holds at most
+ * GROUP_SCANS × SMALL_TIMELINE entries in memory.
+ */
+const SMALL_TIMELINE = 500;
+
+const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value, null, 2), 'utf8');
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Writes an evidence package (format 1) for the given scans as a ZIP stream. Entries are produced
- * lazily, in order, as the reader consumes them; the timeline is read from the store a chunk at a
- * time, so memory stays flat whatever its length. The manifest comes last: only then are the
- * sizes and SHA-256 sums of the other entries known.
+ * Writes an evidence package (format 1) for the given scans as a ZIP stream. Scans are read a
+ * group at a time (a statement per kind for the group, not per scan) and a group is read only
+ * once the reader has taken the previous one, so memory stays bounded whatever the package. A
+ * short timeline is written as one buffer (deflated at once, the cheap path for the many small
+ * entries of a sync page); a long one is read from the store a chunk at a time as the reader
+ * consumes it, so memory stays flat whatever its length. The manifest comes last: only then are
+ * the sizes and SHA-256 sums of the other entries known; they are listed in entry order.
  */
 export function writeEvidencePackage(db: Db, scans: readonly ScanRow[]): Readable {
   const zip = new ZipFile();
   const files: ManifestFile[] = [];
   const mtime = new Date();
-  const add = (path: string, open: () => Promise<Readable>): void =>
-    zip.addReadStreamLazy(path, { mtime, compress: true }, (callback) => {
-      open().then(
-        (stream) => {
-          // pipe() passes data on, not errors, and yazl listens to none on an entry's stream:
-          // unforwarded, a timeline read failing mid-way would be an uncaught error.
-          stream.on('error', (error: Error) => zip.emit('error', error));
-          callback(null, stream.pipe(new Digest(path, files)));
-        },
-        (error: unknown) => callback(error, Readable.from([])),
-      );
-    });
+  // yazl's output is a PassThrough it writes into without waiting: its writable side tells when
+  // the reader is behind.
+  const output = zip.outputStream as Duplex;
+  // A failing entry (the store went away mid-export) ends the download instead of the process.
+  zip.on('error', (error: Error) => output.destroy(error));
+  const options = { mtime, compress: true };
+  const encoder = new TimelineJsonlEncoder();
 
-  for (const scan of scans) {
-    const paths = packagePaths(scan.id);
-    add(paths.scan, async () =>
-      Readable.from([Buffer.from(JSON.stringify(toScan(scan, await findViolations(db, scan.id)), null, 2))]),
+  const addBuffer = (path: string, bytes: Buffer): void => {
+    files.push({ path, bytes: bytes.length, sha256: sha256(bytes) });
+    zip.addBuffer(bytes, path, options);
+  };
+  /** A long timeline, streamed; resolves once its last byte has gone into the ZIP. */
+  const addStream = (path: string, open: () => Readable): Promise<void> => {
+    const slot = files.push({ path, bytes: 0, sha256: '' }) - 1;
+    return new Promise((resolve, reject) => {
+      // A reader gone away stops the entry half-way: nothing is left to wait for.
+      output.once('close', resolve);
+      zip.addReadStreamLazy(path, options, (callback) => {
+        const stream = open();
+        const digest = new Digest(path, (file) => {
+          files[slot] = file;
+          resolve();
+        });
+        // pipe() passes data on, not errors, and yazl listens to none on an entry's stream:
+        // unforwarded, a timeline read failing mid-way would be an uncaught error.
+        stream.on('error', (error: Error) => {
+          reject(error);
+          zip.emit('error', error);
+        });
+        callback(null, stream.pipe(digest));
+      });
+    });
+  };
+  /** Until the reader has taken what is queued (or has gone away). */
+  const drained = (): Promise<void> =>
+    output.destroyed || !output.writableNeedDrain
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const done = (): void => {
+            output.off('drain', done);
+            output.off('close', done);
+            resolve();
+          };
+          output.on('drain', done);
+          output.on('close', done);
+        });
+
+  const writeGroup = async (group: readonly ScanRow[]): Promise<void> => {
+    const ids = group.map((scan) => scan.id);
+    const [violations, timelines] = await Promise.all([findViolationsOf(db, ids), timelineInfos(db, ids)]);
+    const short = [...timelines.values()].filter(
+      (info) => info.timelineId !== undefined && !info.summarised && info.count <= SMALL_TIMELINE,
     );
-    add(paths.evidence, async () => Readable.from([await evidenceJson(db, scan)]));
-    add(paths.timeline, async () => timelineJsonl(db, scan.id));
-  }
-  zip.addReadStreamLazy(MANIFEST_PATH, { mtime, compress: true }, (callback) => {
+    const tuples = new Map<number, TimelineTuple[]>(short.map((info) => [info.timelineId!, []]));
+    for await (const rows of timelinesTupleChunks(
+      db,
+      short.map((info) => info.timelineId!),
+      TIMELINE_CHUNK,
+    )) {
+      for (const row of rows) tuples.get(row.timelineId)!.push(row.tuple);
+    }
+    if (output.destroyed) return;
+    let streamed: Promise<void> | undefined;
+    for (const scan of group) {
+      const paths = packagePaths(scan.id);
+      const scanViolations = violations.get(scan.id)!;
+      const timeline = timelines.get(scan.id)!;
+      addBuffer(paths.scan, json(toScan(scan, scanViolations)));
+      const evidence: Evidence = {
+        scan_id: scan.id,
+        evidence: {
+          request_count: timeline.count,
+          total_tokens: timeline.tokens,
+          token_breakdown: JSON.parse(scan.token_breakdown) as TokenBreakdown,
+          violations: scanViolations.map(toViolation),
+        },
+      };
+      addBuffer(paths.evidence, json(evidence));
+      const rows = timeline.timelineId === undefined ? [] : tuples.get(timeline.timelineId);
+      if (rows) addBuffer(paths.timeline, rows.length === 0 ? Buffer.alloc(0) : encoder.encode(rows));
+      else streamed = addStream(paths.timeline, () => timelineJsonl(db, scan.id));
+    }
+    // What follows a long timeline waits in the ZIP's queue until it has been written out.
+    if (streamed) await streamed;
+  };
+
+  const produce = async (): Promise<void> => {
+    for (let at = 0; at < scans.length; at += GROUP_SCANS) {
+      await drained();
+      if (output.destroyed) return;
+      await writeGroup(scans.slice(at, at + GROUP_SCANS));
+    }
     const manifest: Manifest = {
       format: PACKAGE_FORMAT,
       version: PACKAGE_VERSION,
@@ -105,11 +179,9 @@ export function writeEvidencePackage(db: Db, scans: readonly ScanRow[]): Readabl
       scans: scans.map((scan) => scan.id),
       files,
     };
-    callback(null, Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
-  });
-  zip.end();
-  const output = zip.outputStream as Readable;
-  // A failing entry (the store went away mid-export) ends the download instead of the process.
-  zip.on('error', (error: Error) => output.destroy(error));
+    zip.addBuffer(json(manifest), MANIFEST_PATH, options);
+    zip.end();
+  };
+  produce().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
   return output;
 }

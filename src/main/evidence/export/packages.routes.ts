@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EvidenceParams, ExportBody } from '../../../shared/api/evidence';
 import type { Db, ScanRow } from '../../db/index';
-import { findVisibleScan } from '../../scans/scans.repository';
+import { findVisibleScans } from '../../scans/scans.repository';
 import { DomainError } from '../../domain-error';
 import { attachmentDisposition } from '../../http/content-disposition';
 import { downloadStamp } from '../../http/download-stamp';
@@ -13,11 +13,18 @@ const zipResponse = {
   200: { description: 'An evidence package (format 1), application/zip', type: 'string', format: 'binary' },
 };
 
+/** Ids a visibility statement takes at once. */
+const VISIBLE_CHUNK = 500;
+
 async function visibleScans(db: Db, userId: string, ids: readonly string[]): Promise<ScanRow[]> {
+  const found = new Map<string, ScanRow>();
+  for (let at = 0; at < ids.length; at += VISIBLE_CHUNK) {
+    for (const scan of await findVisibleScans(db, ids.slice(at, at + VISIBLE_CHUNK), userId)) found.set(scan.id, scan);
+  }
   const scans: ScanRow[] = [];
   const missing: string[] = [];
   for (const id of ids) {
-    const scan = await findVisibleScan(db, id, userId);
+    const scan = found.get(id);
     if (scan) scans.push(scan);
     else missing.push(id);
   }

@@ -1,0 +1,100 @@
+import type { Executor } from '../../db/index';
+import { gridTotals } from './timeline-cells.repository';
+import type { TimelineTuple } from './timeline-entry';
+
+// Timelines of many scans read at once, for the export of a page of small scans: a statement per
+// group of scans instead of one per scan.
+
+export interface TimelineInfo {
+  /** The scan's timeline id, or undefined when it has no entries. */
+  timelineId: number | undefined;
+  count: number;
+  tokens: number;
+  /** Whether the summary pyramid holds it: a long timeline, streamed on its own. */
+  summarised: boolean;
+}
+
+/**
+ * Each scan's timeline id and totals: from the pyramid's top cell where there is one (as
+ * timelineTotals), else counted, all unsummarised ones in one grouped statement.
+ */
+export async function timelineInfos(db: Executor, scanIds: readonly string[]): Promise<Map<string, TimelineInfo>> {
+  const infos = new Map<string, TimelineInfo>();
+  for (const id of scanIds) infos.set(id, { timelineId: undefined, count: 0, tokens: 0, summarised: false });
+  if (scanIds.length === 0) return infos;
+  const [timelines, grids] = await Promise.all([
+    db.selectFrom('timelines').select(['id', 'scan_id']).where('scan_id', 'in', scanIds).execute(),
+    db.selectFrom('timeline_grids').select('scan_id').where('scan_id', 'in', scanIds).execute(),
+  ]);
+  const summarised = new Set(grids.map((grid) => grid.scan_id));
+  const counted = new Map<number, TimelineInfo>();
+  for (const timeline of timelines) {
+    if (timeline.scan_id === null) continue;
+    const info = infos.get(timeline.scan_id)!;
+    info.timelineId = Number(timeline.id);
+    if (summarised.has(timeline.scan_id)) info.summarised = true;
+    else counted.set(info.timelineId, info);
+  }
+  for (const id of summarised) {
+    const totals = await gridTotals(db, id);
+    const info = infos.get(id)!;
+    info.count = totals?.count ?? 0;
+    info.tokens = totals?.tokens ?? 0;
+  }
+  if (counted.size > 0) {
+    const rows = await db
+      .selectFrom('timeline_entries')
+      .select((eb) => [
+        'timeline_id',
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.sum<number | null>('tokens').as('tokens'),
+      ])
+      .where('timeline_id', 'in', [...counted.keys()])
+      .groupBy('timeline_id')
+      .execute();
+    for (const row of rows) {
+      const info = counted.get(Number(row.timeline_id))!;
+      info.count = Number(row.count);
+      info.tokens = Number(row.tokens ?? 0);
+    }
+  }
+  return infos;
+}
+
+/**
+ * The entries of several timelines, in (timeline, seq) order, `limit` rows a statement (keyset on
+ * both): the caller keeps them, so it asks only for timelines it has counted as short.
+ */
+export async function* timelinesTupleChunks(
+  db: Executor,
+  timelineIds: readonly number[],
+  limit: number,
+): AsyncGenerator<{ timelineId: number; tuple: TimelineTuple }[]> {
+  if (timelineIds.length === 0) return;
+  let after: [number, number] = [-1, -1];
+  for (;;) {
+    const [lastTimeline, lastSeq] = after;
+    const rows = await db
+      .selectFrom('timeline_entries')
+      .select(['timeline_id', 'seq', 'timestamp', 'action', 'tokens'])
+      .where('timeline_id', 'in', timelineIds)
+      .where((eb) =>
+        eb.or([
+          eb('timeline_id', '>', lastTimeline),
+          eb.and([eb('timeline_id', '=', lastTimeline), eb('seq', '>', lastSeq)]),
+        ]),
+      )
+      .orderBy('timeline_id')
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows.map((row) => ({
+      timelineId: Number(row.timeline_id),
+      tuple: [Number(row.seq), Number(row.timestamp), row.action, Number(row.tokens)] as TimelineTuple,
+    }));
+    const last = rows[rows.length - 1]!;
+    after = [Number(last.timeline_id), Number(last.seq)];
+    if (rows.length < limit) return;
+  }
+}
