@@ -112,10 +112,11 @@ function split(
   return { exportMs, feedMs, otherRemoteMs, localMs, text };
 }
 
-/** The team's PostgreSQL database: on the run's cluster with --database postgres, else on a private one stopped by `stop`. */
-async function teamDatabase(context: BenchContext): Promise<{ url: string; stop(): void }> {
-  const url = await context.storeFor('sync_team');
-  if (url) return { url, stop: () => undefined };
+/**
+ * The team's database, on a private cluster stopped by `stop`: the benchmark runs in the SQLite
+ * run (the laptop's store is what it measures), which has no cluster of its own.
+ */
+async function teamDatabase(): Promise<{ url: string; stop(): void }> {
   const cluster = await startCluster();
   try {
     return { url: await createDatabase(cluster.adminUrl, 'bench_sync_team'), stop: () => cluster.stop() };
@@ -129,7 +130,7 @@ export default defineBenchmark({
   name: NAME,
   description: `a laptop (serve, SQLite) pulling a team server's scans (serve, PostgreSQL) against store copy of the same store; empty and ${formatCount(NEW_SCANS)}-scan syncs`,
   async run(context) {
-    const database = await teamDatabase(context);
+    const database = await teamDatabase();
     try {
       return await measure(context, database.url);
     } finally {
