@@ -45,6 +45,8 @@ export interface CuttingProxy {
   /** Arms one cut (replacing any armed one that has not happened). */
   cut(plan: Cut | null): void;
   hook: ProxyHook | undefined;
+  /** Changes a request's target on its way (as a gateway may), e.g. a smaller page than asked for. */
+  rewrite: ((path: string) => string) | undefined;
   /** Points the proxy at another address (a team server restarted elsewhere). */
   retarget(url: string): void;
   close(): Promise<void>;
@@ -120,6 +122,7 @@ export async function startCuttingProxy(upstream: string): Promise<CuttingProxy>
     requests,
     cuts,
     hook: undefined,
+    rewrite: undefined,
     cut(plan) {
       armed = plan;
     },
@@ -135,7 +138,8 @@ export async function startCuttingProxy(upstream: string): Promise<CuttingProxy>
   async function serve(client: Socket): Promise<void> {
     const parsed = await readRequest(client);
     if (!parsed) return void client.destroy();
-    const request: ProxiedRequest = { n: requests.length + 1, method: parsed.method, path: parsed.path };
+    const path = proxy.rewrite?.(parsed.path) ?? parsed.path;
+    const request: ProxiedRequest = { n: requests.length + 1, method: parsed.method, path };
     requests.push(request);
     const plan = armed?.at === request.n ? armed : null;
     if (plan) armed = null;
@@ -143,7 +147,7 @@ export async function startCuttingProxy(upstream: string): Promise<CuttingProxy>
     // As a reverse proxy sends it on: the team's own address as Host, one request per connection.
     const headers = parsed.headers.filter(([name]) => !['host', 'connection'].includes(name.toLowerCase()));
     const head = [
-      `${parsed.method} ${parsed.path} ${parsed.version}`,
+      `${parsed.method} ${path} ${parsed.version}`,
       `Host: ${target.host}`,
       'Connection: close',
       ...headers.map(([name, value]) => `${name}: ${value}`),
