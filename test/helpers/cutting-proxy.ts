@@ -200,15 +200,3 @@ export async function startCuttingProxy(upstream: string): Promise<CuttingProxy>
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return proxy;
 }
-
-/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same cuts. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -11,32 +11,13 @@ import type { ScanList } from '../../../src/shared/api/scans';
 import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstream/fake-upstream';
 import { expectExit, stopServers } from '../../helpers/cli-output';
 import { runCli, startServe, type ServeProcess } from '../../helpers/serve-process';
+import { bearerApi as api } from '../../helpers/bearer-api';
 
 /**
  * SQLite whatever the run's backend: a laptop keeps its store in its data directory. Its remotes
  * have background sync off, so that only the syncs the test runs happen.
  */
 const LAPTOP = { env: { SCANDESK_DATABASE_URL: undefined } };
-
-async function api<T>(
-  server: { url: string },
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 
 const scansOf = async (server: { url: string }, token: string): Promise<ScanList['scans']> =>
   (await api<ScanList>(server, token, 'GET', '/v1/scans?limit=500')).scans;

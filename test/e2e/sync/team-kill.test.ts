@@ -8,28 +8,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopServers } from '../../helpers/cli-output';
-import { seededRandom, startCuttingProxy, type CuttingProxy, type ProxiedRequest } from '../../helpers/cutting-proxy';
+import { seededRandom } from '../../fixtures/seeded-random';
+import { startCuttingProxy, type CuttingProxy, type ProxiedRequest } from '../../helpers/cutting-proxy';
 import { startServe, type ServeProcess } from '../../helpers/serve-process';
 import { submitScan } from '../../helpers/scan-fixtures';
 import { expectConverged, type TeamGet } from '../../helpers/sync-recount';
 import { addRemote, syncNow } from '../../helpers/sync-world';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
+import { bearerApi as api } from '../../helpers/bearer-api';
 
 const SEED = Number(process.env.SCANDESK_CUT_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-async function api<T>(server: ServeProcess, token: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 
 /** The laptop fetching a page's scans: a POST of the pull (not a push of a scan). */
 const pullFetch = (request: ProxiedRequest): boolean =>

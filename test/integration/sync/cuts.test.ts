@@ -8,7 +8,8 @@
  * run the same cuts again).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom, startCuttingProxy, type CuttingProxy } from '../../helpers/cutting-proxy';
+import { seededRandom } from '../../fixtures/seeded-random';
+import { startCuttingProxy, type CuttingProxy } from '../../helpers/cutting-proxy';
 import { createOrg, putPolicy, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { expectConsistent, expectConverged, type TeamGet } from '../../helpers/sync-recount';
 import { addRemote, startServed, syncNow, type ServedContext } from '../../helpers/sync-world';
