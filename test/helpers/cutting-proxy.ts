@@ -186,7 +186,7 @@ export async function startCuttingProxy(upstream: string): Promise<CuttingProxy>
       cuts.push({ ...plan, request, offset, of: whole.length });
       return writeAndDrop(client, whole.subarray(0, offset));
     }
-    // A team that died mid-answer: the laptop gets what came, then the connection ends.
+    // The whole answer; from a team that died mid-answer, what came of it. Then the connection ends.
     client.end(whole);
   }
 
