@@ -96,7 +96,7 @@ function split(
   let exports = 0;
   let pages = 0;
   for (const [route, time] of proxy.times()) {
-    if (route === 'POST /v1/evidence/exports') {
+    if (route === 'POST /v1/evidence/exports' || route === 'POST /v1/sync/scans') {
       exportMs += time.ms;
       exports += time.requests;
     } else if (route === 'GET /v1/sync/changes') {

@@ -1,4 +1,4 @@
-import { SYNC_PAGE_MAX } from '../../../shared/api/sync';
+import { SYNC_PAGE_MAX, type SyncChanges } from '../../../shared/api/sync';
 import { importPulledScans, type PulledPlacement } from '../../evidence/import/pulled-import.service';
 import { RemoteBroken, RemoteRefused } from '../client/remote-errors';
 import { isChangesPage } from '../remote-shapes';
@@ -6,6 +6,7 @@ import { saveCursor } from '../sync-state.repository';
 import type { SyncContext } from '../sync-context';
 import { countStored, isRefusedPackage, packageFile, refusalText, storePackage } from './pull-batch';
 import { readScanAnswer } from './scan-answer';
+import type { ScanLine } from './scan-line';
 
 // The pull from a Scandesk remote (docs/sync.md): the change feed a page at a time, each page's
 // scans fetched in one dense answer (`POST /v1/sync/scans`, a line per scan, checked as an import
@@ -101,31 +102,40 @@ interface PullState {
   dense: boolean;
 }
 
-/** Stores `ids` from dense answers; those left to a package stored after. Whether the cursor was saved. */
+/** A dense answer for `ids`, read and checked whole; its bytes counted as they come. */
+function readDense(ctx: SyncContext, ids: string[], signal: AbortSignal): Promise<ScanLine[]> {
+  let seen = 0;
+  return readScanAnswer(ctx.client.postStream('/v1/sync/scans', { scan_ids: ids }, signal), ids, {
+    maxBytes: ctx.limits.bodyBytes,
+    onBytes: (bytes) => {
+      ctx.progress.bytes += bytes - seen;
+      ctx.tally.pulled.bytes += bytes - seen;
+      seen = bytes;
+    },
+  });
+}
+
+/**
+ * Stores `page` from dense answers, the first part's answer `first` when it was fetched ahead;
+ * those left to a package stored after. Whether the cursor was saved.
+ */
 async function storeDense(
   ctx: SyncContext,
   placement: PulledPlacement,
   page: PageWork,
+  first: Promise<ScanLine[]> | null,
 ): Promise<boolean> {
-  const { client, remote, leaseOwner } = ctx;
+  const { remote, leaseOwner } = ctx;
   const packaged: string[] = [];
   let cursorSaved = false;
+  let ahead = first;
   await inParts(
     ctx,
     page.ids,
     async (part, last) => {
-      const before = ctx.progress.bytes;
-      const lines = await readScanAnswer(
-        client.postStream('/v1/sync/scans', { scan_ids: part }, ctx.signal),
-        part,
-        {
-          maxBytes: ctx.limits.bodyBytes,
-          onBytes: (bytes) => {
-            ctx.progress.bytes = before + bytes;
-          },
-        },
-      );
-      ctx.tally.pulled.bytes += ctx.progress.bytes - before;
+      const answer = ahead ?? readDense(ctx, part, ctx.signal);
+      ahead = null;
+      const lines = await answer;
       const scans = lines.flatMap((line) => (line.kind === 'scan' ? [line.scan] : []));
       for (const line of lines) if (line.kind === 'skipped' && line.why === 'package') packaged.push(line.id);
       const closing = last && packaged.length === 0;
@@ -152,11 +162,12 @@ async function storePage(
   placement: PulledPlacement,
   state: PullState,
   page: PageWork,
+  ahead: Promise<ScanLine[]> | null,
 ): Promise<void> {
   let cursorSaved = false;
   if (state.dense) {
     try {
-      cursorSaved = await storeDense(ctx, placement, page);
+      cursorSaved = await storeDense(ctx, placement, page, ahead);
     } catch (error) {
       if (!gone(error)) throw error;
       state.dense = false;
@@ -166,45 +177,77 @@ async function storePage(
   if (!cursorSaved) await saveCursor(ctx.db, ctx.remote.id, ctx.leaseOwner, page.cursor);
 }
 
+/** A feed page and, while the remote answers the dense route, its scans' answer under way. */
+interface Fetched {
+  page: SyncChanges;
+  ids: string[];
+  answer: Promise<ScanLine[]> | null;
+}
+
+function fetchPage(ctx: SyncContext, state: PullState, cursor: string | null, signal: AbortSignal): Promise<Fetched> {
+  const fetched = (async () => {
+    const page = await ctx.client.getJson(
+      '/v1/sync/changes',
+      { limit: Math.min(FEED_PAGE, SYNC_PAGE_MAX), ...(cursor === null ? {} : { cursor }) },
+      isChangesPage,
+    );
+    const ids = [...new Set(page.changes.map((change) => change.id))];
+    const answer = state.dense && ids.length > 0 ? readDense(ctx, ids, signal) : null;
+    // Awaited when its page is stored; a run that ends before leaves it unheard.
+    answer?.catch(() => undefined);
+    return { page, ids, answer };
+  })();
+  fetched.catch(() => undefined);
+  return fetched;
+}
+
 /**
- * Pulls every change since the saved cursor. A cursor the remote refuses (400: malformed, or from
- * a store it no longer is) is dropped once and the feed read from its start: every scan already
- * here comes out unchanged. Answers how many scans the remote lets the user see now.
+ * Pulls every change since the saved cursor. The next feed page and its scans are fetched while
+ * a page is stored, so that the remote's work and the store's overlap; each page is still stored
+ * in feed order, its cursor with it. A cursor the remote refuses (400: malformed, or from a store
+ * it no longer is) is dropped once and the feed read from its start: every scan already here
+ * comes out unchanged. Answers how many scans the remote lets the user see now.
  */
 export async function pullFromScandesk(ctx: SyncContext, placement: PulledPlacement): Promise<number> {
-  const { client, remote } = ctx;
+  const { remote } = ctx;
   const state: PullState = { dense: true };
+  // Ends a fetch ahead when the pull stops before it is used.
+  const stop = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, stop.signal]);
   let cursor = remote.cursor;
   let restarted = false;
   const fromStart = cursor === null;
   let done = 0;
   let total: number;
   ctx.progress.report('pull', 0, null, true);
-  for (;;) {
-    ctx.signal.throwIfAborted();
-    let page;
-    try {
-      page = await client.getJson(
-        '/v1/sync/changes',
-        { limit: Math.min(FEED_PAGE, SYNC_PAGE_MAX), ...(cursor === null ? {} : { cursor }) },
-        isChangesPage,
-      );
-    } catch (error) {
-      if (error instanceof RemoteRefused && error.status === 400 && cursor !== null && !restarted) {
-        cursor = null;
-        restarted = true;
-        continue;
+  try {
+    let next = fetchPage(ctx, state, cursor, signal);
+    for (;;) {
+      ctx.signal.throwIfAborted();
+      let fetched: Fetched;
+      try {
+        fetched = await next;
+      } catch (error) {
+        if (error instanceof RemoteRefused && error.status === 400 && cursor !== null && !restarted) {
+          cursor = null;
+          restarted = true;
+          next = fetchPage(ctx, state, cursor, signal);
+          continue;
+        }
+        throw error;
       }
-      throw error;
+      const { page, ids } = fetched;
+      total = page.total;
+      if (page.more) next = fetchPage(ctx, state, page.cursor, signal);
+      if (ids.length > 0) await storePage(ctx, placement, state, { ids, cursor: page.cursor }, fetched.answer);
+      else if (page.cursor !== cursor) await saveCursor(ctx.db, remote.id, ctx.leaseOwner, page.cursor);
+      cursor = page.cursor;
+      done += ids.length;
+      ctx.progress.report('pull', done, fromStart || restarted ? Math.max(total, done) : page.more ? null : done);
+      if (!page.more) break;
     }
-    total = page.total;
-    const ids = [...new Set(page.changes.map((change) => change.id))];
-    if (ids.length > 0) await storePage(ctx, placement, state, { ids, cursor: page.cursor });
-    else if (page.cursor !== cursor) await saveCursor(ctx.db, remote.id, ctx.leaseOwner, page.cursor);
-    cursor = page.cursor;
-    done += ids.length;
-    ctx.progress.report('pull', done, fromStart || restarted ? Math.max(total, done) : page.more ? null : done);
-    if (!page.more) break;
+  } finally {
+    stop.abort();
   }
   ctx.progress.report('pull', done, done, true);
   return total;
