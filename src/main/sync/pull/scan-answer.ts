@@ -37,7 +37,8 @@ export async function readScanAnswer(
   };
   for await (const chunk of body) {
     bytes += chunk.length;
-    if (bytes > maxBytes) throw new RemoteBroken(`the remote's answer to /v1/sync/scans is larger than ${maxBytes} bytes`);
+    if (bytes > maxBytes)
+      throw new RemoteBroken(`the remote's answer to /v1/sync/scans is larger than ${maxBytes} bytes`);
     options.onBytes?.(bytes);
     let from = 0;
     for (let newline = chunk.indexOf(NEWLINE); newline >= 0; newline = chunk.indexOf(NEWLINE, from)) {
@@ -55,7 +56,9 @@ export async function readScanAnswer(
     }
   }
   if (pendingBytes > 0 || lines.length < asked.length) {
-    throw new RemoteBroken(`the remote's answer to /v1/sync/scans ended after ${lines.length} of ${asked.length} lines`);
+    throw new RemoteBroken(
+      `the remote's answer to /v1/sync/scans ended after ${lines.length} of ${asked.length} lines`,
+    );
   }
   return lines;
 }

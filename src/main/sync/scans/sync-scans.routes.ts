@@ -26,7 +26,8 @@ export const syncScanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         produces: ['application/x-ndjson'],
         response: {
           200: {
-            description: 'application/x-ndjson: a `SyncScanLine` or `SyncScanSkipped` per asked id (src/shared/api/sync.ts)',
+            description:
+              'application/x-ndjson: a `SyncScanLine` or `SyncScanSkipped` per asked id (src/shared/api/sync.ts)',
             type: 'string',
           },
         },
@@ -41,9 +42,7 @@ export const syncScanRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, 
         }
       }
       // A stream is sent as it is, never through the response schema's serializer.
-      return reply
-        .type('application/x-ndjson; charset=utf-8')
-        .send(syncScanLines(db, ids, found) as unknown as string);
+      return reply.type('application/x-ndjson; charset=utf-8').send(syncScanLines(db, ids, found) as unknown as string);
     },
   );
 };
