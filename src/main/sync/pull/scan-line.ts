@@ -8,7 +8,7 @@ import { checkScanDocument } from '../../evidence/import/read-documents';
 import type { StoredTimelineEntry } from '../../evidence/timeline/timeline-entry';
 import { detailsFromAjv, makeAjv } from '../../http/validation';
 
-// One line of a `POST /v1/sync/scans` answer (docs/contract/api.md#sync), parsed and checked as
+// One line of a `POST /v1/sync/scans` answer (docs/contract/api.md#scans-for-a-sync), parsed and checked as
 // an import checks a package's documents: the scan by the import's own get-scan shape, the rest by
 // the line's shape, then the documents against each other (package-scan.ts); the timeline's
 // checks that need it whole (order, counts, sums) come with the store's (scan-check.ts). A line

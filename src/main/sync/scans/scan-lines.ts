@@ -17,7 +17,7 @@ import {
 import { toScan } from '../../scans/scan-mapping';
 import { findViolationsOf } from '../../scans/scans.repository';
 
-// The lines of `POST /v1/sync/scans` (docs/contract/api.md#sync): a line per asked id, in the
+// The lines of `POST /v1/sync/scans` (docs/contract/api.md#scans-for-a-sync): a line per asked id, in the
 // order asked, read a group at a time (a statement per kind for the group, as the export reads;
 // a group bounded by the rows it holds) and only once the reader has taken the previous group, so
 // memory stays bounded. A scan that
