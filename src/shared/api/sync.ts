@@ -90,8 +90,8 @@ export const SyncEvent = Type.Union([
 ]);
 export type SyncEvent = Static<typeof SyncEvent>;
 
-// `POST /v1/sync/scans` (extension, docs/contract/api.md#scans-for-a-sync): the scans of a feed page in one
-// dense answer, a line each, for a Scandesk store that syncs from this one.
+// `POST /v1/sync/scans` (extension, docs/contract/api.md#scans-for-a-sync): the scans of a feed
+// page in one dense answer, a line each, for a Scandesk store that syncs from this one.
 
 /** Most timeline entries one line of `POST /v1/sync/scans` holds; a longer timeline comes as a package. */
 export const SYNC_LINE_ENTRIES_MAX = 5000;

@@ -1,35 +1,20 @@
 import { Type, type Static } from 'typebox';
-import { SyncScanSkipped, SyncTimelineEntry, SYNC_LINE_ENTRIES_MAX } from '../../../shared/api/sync';
-import { TokenBreakdown } from '../../../shared/api/scans';
-import { TokenCount } from '../../../shared/api/common';
+import { SyncScanLine, SyncScanSkipped } from '../../../shared/api/sync';
 import { packageError } from '../../evidence/import/import-errors';
 import { packageScan, type PackageScan } from '../../evidence/import/package-scan';
 import { checkScanDocument } from '../../evidence/import/read-documents';
 import type { StoredTimelineEntry } from '../../evidence/timeline/timeline-entry';
 import { detailsFromAjv, makeAjv } from '../../http/validation';
 
-// One line of a `POST /v1/sync/scans` answer (docs/contract/api.md#scans-for-a-sync), parsed and checked as
-// an import checks a package's documents: the scan by the import's own get-scan shape, the rest by
-// the line's shape, then the documents against each other (package-scan.ts); the timeline's
-// checks that need it whole (order, counts, sums) come with the store's (scan-check.ts). A line
-// that fails is the refusal of the whole answer (invalid_package), which changes nothing. No I/O.
+// One line of a `POST /v1/sync/scans` answer (docs/contract/api.md#scans-for-a-sync), parsed and
+// checked as an import checks a package's documents: the scan by the import's own get-scan shape,
+// the rest by the line's shape, then the documents against each other (package-scan.ts); the
+// timeline's checks that need it whole (order, counts, sums) come with the store's (scan-check.ts).
+// A line that fails is the refusal of the whole answer (invalid_package), which changes nothing.
+// No I/O.
 
 /** The line's shape with its scan left to the import's check, which words its errors. */
-const LineShape = Type.Object(
-  {
-    scan: Type.Object({}),
-    evidence: Type.Object(
-      {
-        request_count: Type.Integer({ minimum: 0, maximum: SYNC_LINE_ENTRIES_MAX }),
-        total_tokens: TokenCount,
-        token_breakdown: TokenBreakdown,
-      },
-      { additionalProperties: false },
-    ),
-    timeline: Type.Array(SyncTimelineEntry, { maxItems: SYNC_LINE_ENTRIES_MAX }),
-  },
-  { additionalProperties: false },
-);
+const LineShape = Type.Object({ ...SyncScanLine.properties, scan: Type.Object({}) }, { additionalProperties: false });
 type LineShape = Static<typeof LineShape>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

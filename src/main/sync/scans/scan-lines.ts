@@ -17,13 +17,12 @@ import {
 import { toScan } from '../../scans/scan-mapping';
 import { findViolationsOf } from '../../scans/scans.repository';
 
-// The lines of `POST /v1/sync/scans` (docs/contract/api.md#scans-for-a-sync): a line per asked id, in the
-// order asked, read a group at a time (a statement per kind for the group, as the export reads;
-// a group bounded by the rows it holds) and only once the reader has taken the previous group, so
-// memory stays bounded. A scan that
-// would not fit a line (a long timeline, or a line over the byte cap), and every scan once the
-// answer is at its cap, is answered `skipped: package`: the caller fetches it as an evidence
-// package, which streams any size.
+// The lines of `POST /v1/sync/scans` (docs/contract/api.md#scans-for-a-sync): a line per asked
+// id, in the order asked, read a group at a time (a statement per kind for the group, as the export
+// reads; a group bounded by the rows it holds) and only once the reader has taken the previous
+// group, so memory stays bounded. A scan that would not fit a line (a long timeline, or a line over
+// the byte cap), and every scan once the answer is at its cap, is answered `skipped: package`: the
+// caller fetches it as an evidence package, which streams any size.
 
 /** Scans whose rows of a kind are read in one statement, at most. */
 const GROUP_SCANS = 500;
