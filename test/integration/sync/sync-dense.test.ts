@@ -18,12 +18,12 @@ import { createTestContext, type TestContext } from '../../helpers/test-app';
 /** Rewrites the text of each `POST /v1/sync/scans` answer; anything else passes as it is. */
 type Tamper = (answer: string) => string;
 
-/** A proxy in front of the team whose dense answers `tamper` rewrites (when set). */
+/** A proxy in front of the team whose dense answers `tamper` rewrites, or that has no dense route ('no route'). */
 async function startTamperingProxy(
   target: string,
-): Promise<{ url: string; tamper: Tamper | null; close(): Promise<void> }> {
+): Promise<{ url: string; tamper: Tamper | 'no route' | null; close(): Promise<void> }> {
   const upstream = new URL(target);
-  const state: { tamper: Tamper | null } = { tamper: null };
+  const state: { tamper: Tamper | 'no route' | null } = { tamper: null };
   const server: Server = createServer((incoming, outgoing) => {
     const forward = httpRequest(
       {
@@ -35,7 +35,13 @@ async function startTamperingProxy(
       },
       (answer) => {
         const tamper = state.tamper;
-        if (!tamper || incoming.url !== '/v1/sync/scans') {
+        if (tamper === 'no route' && incoming.url === '/v1/sync/scans') {
+          answer.resume();
+          outgoing.writeHead(404, { 'content-type': 'application/json' });
+          outgoing.end(JSON.stringify({ error: { code: 'not_found', message: 'Route not found', details: [] } }));
+          return;
+        }
+        if (!tamper || tamper === 'no route' || incoming.url !== '/v1/sync/scans') {
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(outgoing);
           return;
@@ -255,5 +261,17 @@ describe('a pull by dense answers', () => {
     const { summary } = await syncNow(laptop, 'team');
     expect(counts(summary)).toMatchObject({ outcome: 'done', new: 1 });
     expect((await laptopScans()).map((scan) => scan.action)).toContain('cut');
+  });
+
+  it('pulls by packages alone from a Scandesk without the dense route', async () => {
+    await newScan('older');
+    proxy.tamper = 'no route';
+    try {
+      const { summary } = await syncNow(laptop, 'team');
+      expect(counts(summary)).toMatchObject({ outcome: 'done', new: 1 });
+    } finally {
+      proxy.tamper = null;
+    }
+    expect((await laptopScans()).map((scan) => scan.action)).toContain('older');
   });
 });
