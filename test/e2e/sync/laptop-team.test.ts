@@ -3,40 +3,21 @@
  * PostgreSQL in the PostgreSQL run) with two users administering one organization. Each laptop
  * syncs with `scandesk sync` and sees the other's scans; a scan submitted while the team server is
  * down waits (exit 2), then reaches the team when it is back, once; SIGKILL of a laptop in the
- * middle of a sync leaves nothing half done, and the next sync finishes the job. Then a pull from
- * the fake upstream, and a partial run's exit code.
+ * middle of its pull or of its push leaves nothing half done, and the next sync finishes the job.
+ * Then a pull from the fake upstream, and a partial run's exit code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanList } from '../../../src/shared/api/scans';
 import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstream/fake-upstream';
 import { expectExit, stopServers } from '../../helpers/cli-output';
 import { runCli, startServe, type ServeProcess } from '../../helpers/serve-process';
+import { bearerApi as api } from '../../helpers/bearer-api';
 
 /**
  * SQLite whatever the run's backend: a laptop keeps its store in its data directory. Its remotes
  * have background sync off, so that only the syncs the test runs happen.
  */
 const LAPTOP = { env: { SCANDESK_DATABASE_URL: undefined } };
-
-async function api<T>(
-  server: { url: string },
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 
 const scansOf = async (server: { url: string }, token: string): Promise<ScanList['scans']> =>
   (await api<ScanList>(server, token, 'GET', '/v1/scans?limit=500')).scans;
@@ -155,6 +136,26 @@ describe('laptops and a team server', () => {
     expect((await scansOf(laptopA, laptopA.token)).filter((s) => s.action === 'offline')).toHaveLength(1);
   });
 
+  /**
+   * Starts a sync of laptop A, kills it (SIGKILL) once the sync reports `phase` and `until` says
+   * so, and starts it again.
+   */
+  async function killLaptopADuring(phase: 'pull' | 'push', until = async () => true): Promise<void> {
+    const response = await fetch(`${laptopA.url}/v1/remotes/team/sync`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${laptopA.token}` },
+    });
+    const decoder = new TextDecoder();
+    let seen = '';
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      seen += decoder.decode(chunk, { stream: true });
+      if (seen.includes(`"phase":"${phase}"`)) break;
+    }
+    while (!(await until()));
+    await laptopA.stop('SIGKILL');
+    laptopA = await startServe({ ...LAPTOP, dataDir: laptopA.dataDir });
+  }
+
   it('finishes the job after a laptop is killed in the middle of its pull', async () => {
     for (let n = 0; n < 30; n++) {
       await api(team, bob, 'POST', '/v1/scans', {
@@ -164,20 +165,7 @@ describe('laptops and a team server', () => {
         organization_id: orgId,
       });
     }
-    // The laptop dies once its pull has begun: read its progress until then.
-    const response = await fetch(`${laptopA.url}/v1/remotes/team/sync`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${laptopA.token}` },
-    });
-    const decoder = new TextDecoder();
-    let seen = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      seen += decoder.decode(chunk, { stream: true });
-      if (seen.includes('"phase":"pull"')) break;
-    }
-    await laptopA.stop('SIGKILL');
-
-    laptopA = await startServe({ ...LAPTOP, dataDir: laptopA.dataDir });
+    await killLaptopADuring('pull');
     const again = await sync(laptopA, 'team');
     expectExit(again, 0);
     const onA = await scansOf(laptopA, laptopA.token);
@@ -186,6 +174,33 @@ describe('laptops and a team server', () => {
     expect(onA).toHaveLength(onTeam.length);
     expect(new Set(onA.map((s) => s.action)).size).toBe(onA.length);
     expect(onTeam.filter((s) => s.action === 'offline')).toHaveLength(1);
+  });
+
+  it('sends each scan once after a laptop is killed in the middle of its push', async () => {
+    const localOrg = (await scansOf(laptopA, laptopA.token)).find((s) => s.organization_id)!.organization_id!;
+    const actions = Array.from({ length: 30 }, (_, n) => `killed-push-${n}`);
+    const pushed = (scans: ScanList['scans']) =>
+      scans
+        .map((s) => s.action)
+        .filter((action) => action.startsWith('killed-push-'))
+        .sort();
+    for (const [n, action] of actions.entries()) {
+      await api(laptopA, laptopA.token, 'POST', '/v1/scans', {
+        tool: 'cursor',
+        action,
+        tokens: n,
+        ...(n % 2 === 0 ? { organization_id: localOrg } : {}),
+      });
+    }
+    // Killed once the team has a few of them: most likely with one on its way, its answer lost.
+    await killLaptopADuring('push', async () => pushed(await scansOf(team, alice)).length >= 3);
+    const waiting = await api<{ pending_push: number }>(laptopA, laptopA.token, 'GET', '/v1/remotes/team');
+    expect(waiting.pending_push).toBeGreaterThan(0);
+    const again = await sync(laptopA, 'team');
+    expectExit(again, 0);
+    expect(again.stdout).toContain(', 0 waiting');
+    expect(pushed(await scansOf(team, alice))).toEqual([...actions].sort());
+    expect(pushed(await scansOf(laptopA, laptopA.token))).toEqual([...actions].sort());
   });
 
   it('pulls from a plain upstream, and says partial (exit 1) when a scan fails', async () => {

@@ -92,12 +92,12 @@ export class GridRecorder {
     this.entries += 1;
   }
 
-  /** Stores the pyramid of what was pushed under `scanId` (if long enough) and starts afresh. */
+  /**
+   * Stores the pyramid of what was pushed under `scanId` (if long enough). What was pushed is
+   * kept: a PostgreSQL retry of the transaction stores it again, whole.
+   */
   async store(db: Db, trx: Executor, scanId: string): Promise<void> {
     const grid = this.builder.finish();
-    const long = this.entries > GRID_MIN_ENTRIES;
-    this.builder = new GridBuilder();
-    this.entries = 0;
-    if (grid && long) await insertGrid(db, trx, scanId, grid);
+    if (grid && this.entries > GRID_MIN_ENTRIES) await insertGrid(db, trx, scanId, grid);
   }
 }
