@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import type { SyncEvent, SyncSummary } from '../src/shared/api/sync';
 import { createDatabase, startCluster } from '../test/fixtures/postgres-cluster';
+import { bearerApi as api } from '../test/fixtures/bearer-api';
 import { formatCount } from './lib/format';
 import { percentile } from './lib/latency';
 import { MB } from './lib/memory';
@@ -27,26 +28,6 @@ const EMPTY_WARMUPS = 3;
 const RATIO_TARGET = 0.5;
 const EMPTY_P99_TARGET_MS = 200;
 const NEW_TARGET_MS = 2_000;
-
-async function api<T>(
-  server: { url: string },
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
 
 interface SyncRun {
   ms: number;

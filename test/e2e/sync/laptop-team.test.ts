@@ -11,7 +11,7 @@ import type { ScanList } from '../../../src/shared/api/scans';
 import { startFakeUpstream, type FakeUpstream } from '../../fixtures/fake-upstream/fake-upstream';
 import { expectExit, stopServers } from '../../helpers/cli-output';
 import { runCli, startServe, type ServeProcess } from '../../helpers/serve-process';
-import { bearerApi as api } from '../../helpers/bearer-api';
+import { bearerApi as api } from '../../fixtures/bearer-api';
 
 /**
  * SQLite whatever the run's backend: a laptop keeps its store in its data directory. Its remotes

@@ -15,7 +15,7 @@ import { submitScan } from '../../helpers/scan-fixtures';
 import { expectConverged, type TeamGet } from '../../helpers/sync-recount';
 import { addRemote, syncNow } from '../../helpers/sync-world';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
-import { bearerApi as api } from '../../helpers/bearer-api';
+import { bearerApi as api } from '../../fixtures/bearer-api';
 
 const SEED = Number(process.env.SCANDESK_CUT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
