@@ -38,22 +38,24 @@ export class StagedTimelineWriter {
   private async step(entries: readonly StoredTimelineEntry[], from: number, to: number): Promise<void> {
     if (from === to) return;
     const now = Date.now();
-    await inTransaction(
+    // Kept only once committed, as the seqs and the grid are: an attempt that is retried may
+    // have made a row that its rollback took back.
+    this.id = await inTransaction(
       this.db,
       async (trx) => {
-        this.id ??= await createStagedTimeline(trx, now);
+        const id = this.id ?? (await createStagedTimeline(trx, now));
         const rows = timelineInserter(this.db, trx, INSERT_ROWS);
         for (let i = from, seq = this.seq; i < to; i++, seq++) {
           const { timestamp, action, tokens } = entries[i]!;
-          const written = rows.push(this.id, seq, timestamp, action, tokens);
+          const written = rows.push(id, seq, timestamp, action, tokens);
           if (written) await written;
         }
         await rows.flush();
-        await trx.updateTable('timelines').set({ staged_at: now }).where('id', '=', this.id).execute();
+        await trx.updateTable('timelines').set({ staged_at: now }).where('id', '=', id).execute();
+        return id;
       },
       { isolation: 'read committed' },
     );
-    // Only once committed: a PostgreSQL retry of the step writes the same seqs again.
     for (let i = from; i < to; i++) this.grid.push(entries[i]!.timestamp, entries[i]!.tokens);
     this.seq += to - from;
     // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
