@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncDigest } from '../../../src/shared/api/sync';
+import { ownSubmits } from '../../../src/main/sync/digest/digest.repository';
 import { createOrg, putPolicy, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { addRemote, startServed, syncNow, type ServedContext } from '../../helpers/sync-world';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
@@ -100,9 +101,17 @@ describe('the convergence check', () => {
       .executeTakeFirstOrThrow();
     // An offline submit, judged here by the mirrored policy: pushed, then counted once on each side.
     await submitScan(laptop, { tool: 'curl', action: 'fetch', tokens: 3, organization_id: mirror.id });
+    // Before the sync it is not on the team: the check would take it out of this side's sums.
+    const remote = await laptop.db.selectFrom('remotes').selectAll().executeTakeFirstOrThrow();
+    expect(await ownSubmits(laptop.db, remote, [mirror.id], true)).toEqual([
+      expect.objectContaining({ organization_id: mirror.id, pushed: false, tokens: 3, violations: 1 }),
+    ]);
     const { summary } = await syncNow(laptop, 'team');
     expect(summary.pushed.sent).toBe(1);
     expect(summary.convergence?.state).toBe('in_step');
+    expect(await ownSubmits(laptop.db, remote, [mirror.id], true)).toEqual([
+      expect.objectContaining({ pushed: true, tokens: 3, violations: 1, remote_violations: 1 }),
+    ]);
   });
 
   it('names the day that differs when the laptop lost a copy, and stays "done"', async () => {

@@ -1,10 +1,24 @@
 import { sql } from 'kysely';
 import { doubleSum, type Executor, type RemoteRow } from '../../db/index';
+import { queued } from '../push/push-queue.repository';
 import type { DayRow } from './day-digest';
 
 // The convergence check's reads (docs/sync.md#convergence-check): sums of the day rollups
 // (scan_days, kept by triggers) through scan_days_by_organization, never the scans themselves;
 // and on the side that syncs, the few of its own submits that the rollups count differently.
+
+/** Day rollup sums per (organization, day): the query both sides filter. */
+const daySums = (db: Executor) =>
+  db
+    .selectFrom('scan_days')
+    .select([
+      'organization_key',
+      'day',
+      sql<string>`sum(scans)`.as('scans'),
+      doubleSum('tokens').as('tokens'),
+      sql<string>`sum(violations)`.as('violations'),
+    ])
+    .groupBy(['organization_key', 'day']);
 
 const dayRows = (
   rows: { organization_key: string; day: number; scans: unknown; tokens: unknown; violations: unknown }[],
@@ -28,22 +42,13 @@ export async function visibleDayRows(db: Executor, userId: string, only?: string
   if (member.length === 0) return [];
   const managed = member.filter((row) => row.role !== 'member').map((row) => row.organization_id);
   const own = member.filter((row) => row.role === 'member').map((row) => row.organization_id);
-  const rows = await db
-    .selectFrom('scan_days')
-    .select([
-      'organization_key',
-      'day',
-      sql<string>`sum(scans)`.as('scans'),
-      doubleSum('tokens').as('tokens'),
-      sql<string>`sum(violations)`.as('violations'),
-    ])
+  const rows = await daySums(db)
     .where((eb) =>
       eb.or([
         ...(managed.length > 0 ? [eb('organization_key', 'in', managed)] : []),
         ...(own.length > 0 ? [eb.and([eb('organization_key', 'in', own), eb('submitted_by', '=', userId)])] : []),
       ]),
     )
-    .groupBy(['organization_key', 'day'])
     .execute();
   return dayRows(rows);
 }
@@ -61,18 +66,9 @@ export async function mirrorIds(db: Executor, remoteId: string): Promise<Map<str
 /** What the remote's local user holds of each mirrored organization, per day (pulled and submitted here). */
 export async function mirroredDayRows(db: Executor, remote: RemoteRow, mirrors: readonly string[]): Promise<DayRow[]> {
   if (mirrors.length === 0) return [];
-  const rows = await db
-    .selectFrom('scan_days')
-    .select([
-      'organization_key',
-      'day',
-      sql<string>`sum(scans)`.as('scans'),
-      doubleSum('tokens').as('tokens'),
-      sql<string>`sum(violations)`.as('violations'),
-    ])
+  const rows = await daySums(db)
     .where('organization_key', 'in', mirrors)
     .where('submitted_by', '=', remote.user_id)
-    .groupBy(['organization_key', 'day'])
     .execute();
   return dayRows(rows);
 }
@@ -122,24 +118,9 @@ export async function ownSubmits(
     remote_violations: row.remote_violation_count === null ? null : Number(row.remote_violation_count),
   }));
   if (!waiting) return rows;
-  const unpushed = await db
-    .selectFrom('scans')
-    .select(['organization_id', 'created_at', 'tokens', 'violation_count'])
-    .where('submitted_by', '=', remote.user_id)
-    .where('source', '=', 'submitted')
-    .where('created_at', '>=', remote.push_since)
-    .where('organization_id', 'in', mirrors)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('sync_pushes')
-            .select(sql.lit(1).as('one'))
-            .where('sync_pushes.remote_id', '=', remote.id)
-            .whereRef('sync_pushes.scan_id', '=', 'scans.id')
-            .where('sync_pushes.remote_scan_id', 'is not', null),
-        ),
-      ),
-    )
+  const unpushed = await queued(db, remote)
+    .select(['scans.organization_id', 'scans.created_at', 'scans.tokens', 'scans.violation_count'])
+    .where('scans.organization_id', 'in', mirrors)
     .execute();
   for (const row of unpushed) {
     rows.push({
