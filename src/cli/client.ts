@@ -134,8 +134,8 @@ export class ApiClient {
   /** Options may be given lazily, so that a usage error is reported (exit 2) before a missing token. */
   constructor(private readonly options: ClientOptions | (() => ClientOptions)) {}
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.response(method, path, body);
+  async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    const response = await this.response(method, path, body, headers);
     if (response.status === 204) return undefined as T;
     return parseJson(await response.text()) as T;
   }
@@ -145,10 +145,15 @@ export class ApiClient {
    * packages) that should be streamed to disk rather than held in memory. An error answer is thrown
    * as a ServerError exactly as `request` does.
    */
-  async response(method: string, path: string, body?: unknown): Promise<Response> {
+  async response(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     return this.send(path, {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   }
@@ -231,7 +236,19 @@ function transportError(error: unknown, url: string, streamed: boolean): Error {
   if (!streamed || code === undefined || UNREACHABLE_CODES.has(code)) {
     return new UnreachableError(
       `cannot reach the Scandesk server at ${url} (${reason}); is \`scandesk serve\` running?`,
+      { cause: error },
     );
   }
-  return new TransferError(`the request to ${url} failed (${reason})`);
+  return new TransferError(`the request to ${url} failed (${reason})`, { cause: error });
+}
+
+/**
+ * Whether a request failed after its connection was made (reset, closed before the answer): it may
+ * have reached the server, so only a request that is safe to repeat should be sent again.
+ */
+export function brokeOff(error: unknown): boolean {
+  if (!(error instanceof UnreachableError || error instanceof TransferError)) return false;
+  const fetchError = error.cause;
+  const code = fetchError instanceof Error ? (fetchError.cause as NodeJS.ErrnoException | undefined)?.code : undefined;
+  return code !== undefined && !UNREACHABLE_CODES.has(code);
 }

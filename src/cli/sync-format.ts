@@ -21,7 +21,8 @@ export function syncProgressText(event: Progress): string {
 
 /**
  * One line per remote: `team: done. pulled 3 new, 1 changed, 10 unchanged (3.1 MB); pushed 2, 0
- * waiting; 4 scans no longer on the remote, kept here`, then one indented line per problem.
+ * waiting; 4 scans no longer on the remote, kept here; in step`, then one indented line per
+ * differing day (docs/sync.md#convergence-check) and per problem.
  */
 export function syncSummaryText(summary: SyncSummary): string {
   const { pulled, pushed } = summary;
@@ -30,12 +31,19 @@ export function syncSummaryText(summary: SyncSummary): string {
     `pushed ${count(pushed.sent)}, ${count(pushed.waiting)} waiting`,
   ];
   if (summary.gone > 0) parts.push(`${plural(summary.gone, 'scan')} no longer on the remote, kept here`);
+  const convergence = summary.convergence;
+  if (convergence?.state === 'in_step') parts.push('in step');
+  if (convergence?.state === 'differs') parts.push(`${plural(convergence.differing_days, 'day')} differ`);
+  const days = (convergence?.state === 'differs' ? convergence.days : []).map(
+    ({ organization_id, day, here, there }) =>
+      `  ${terminalSafe(organization_id)} ${day}: ${count(here.scans)} scans here, ${count(there.scans)} there`,
+  );
   const head =
     summary.outcome === 'unreachable'
       ? `${summary.remote}: could not reach it`
       : `${summary.remote}: ${summary.outcome}. ${parts.join('; ')}`;
   const problems = summary.errors.map((problem) => `  ${terminalSafe(problem.what)}: ${terminalSafe(problem.why)}`);
-  return [terminalSafe(head), ...problems].join('\n');
+  return [terminalSafe(head), ...days, ...problems].join('\n');
 }
 
 /** 0 when every remote is done, 2 when one could not be reached, 1 otherwise (partial). */

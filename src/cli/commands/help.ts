@@ -29,9 +29,13 @@ export const orgsHelp = `scandesk orgs list | create NAME | rename ID NAME | del
 export const teamsHelp = `scandesk teams list ORG_ID | create ORG_ID NAME   [--json] [--url URL] [--token T]
   Lists or creates the teams of an organization.`;
 
-export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org ORG_ID] [--timeline FILE.jsonl] [--breakdown input=N,output=N] [--json]
+export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org ORG_ID] [--timeline FILE.jsonl] [--breakdown input=N,output=N] [--idempotency-key KEY] [--json]
   Submits a scan and prints its id and policy violations; exits 3 when there are violations.
-  --timeline reads one {"timestamp", "action", "tokens"} object per line; --tokens then defaults to their sum.`;
+  --timeline reads one {"timestamp", "action", "tokens"} object per line; --tokens then defaults to their sum.
+  A submit whose answer is lost (the connection cut, a gateway's 502–504) is sent again, up to 3 times,
+  with the same Idempotency-Key, so it is stored once. The key is random per run; a script that runs
+  the command again after a failure passes its own --idempotency-key (1–200 printable characters) to
+  get the same guarantee.`;
 
 export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--source submitted|imported|pulled] [--origin-id ID] [--limit 50] [--offset 0] [--json]
 scandesk scans get SCAN_ID [--json]

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type { Scan, SubmitScanBody } from '../../shared/api/scans';
+import { brokeOff, ServerError, type ApiClient } from '../client';
 import { printJson, writeOut } from '../output';
 import { terminalSafe } from '../terminal-text';
 import { count, violationsBlock, type EntryLabel } from '../scan-format';
@@ -17,6 +20,28 @@ function readTimelineFile(file: string): string {
   }
 }
 
+/** Sends of one submit at most, the first included; waits 250 ms, then 500 ms between them. */
+export const SUBMIT_ATTEMPTS = 3;
+const RETRY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Posts the scan with `key` as its Idempotency-Key (docs/contract/api.md#idempotent-submit), and
+ * sends it again with the same key when the answer was lost on the way (the connection broke
+ * after it was made, or a gateway answered 502–504): the server then answers the scan the first
+ * send stored, never a second one. A refused connection is not retried (nothing was sent).
+ */
+async function postScan(client: ApiClient, body: SubmitScanBody, key: string): Promise<Scan> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await client.request<Scan>('POST', '/v1/scans', body, { 'Idempotency-Key': key });
+    } catch (error) {
+      const lost = brokeOff(error) || (error instanceof ServerError && RETRY_STATUSES.has(error.status));
+      if (!lost || attempt >= SUBMIT_ATTEMPTS) throw error;
+      await sleep(250 * 2 ** (attempt - 1));
+    }
+  }
+}
+
 export async function submitCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -28,6 +53,7 @@ export async function submitCommand(args: string[]): Promise<number> {
       org: { type: 'string' },
       timeline: { type: 'string' },
       breakdown: { type: 'string' },
+      'idempotency-key': { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -64,7 +90,10 @@ export async function submitCommand(args: string[]): Promise<number> {
       lines[index] === undefined ? `entry ${index}` : `entry ${index} (${file} line ${lines[index]})`;
   }
 
-  const scan = await clientFrom(values).request<Scan>('POST', '/v1/scans', body);
+  // A key of this invocation's own unless one is given (a script repeating the command passes the
+  // same one each time): its own retries never store the scan twice.
+  const key = values['idempotency-key'] ?? `cli:${randomUUID()}`;
+  const scan = await postScan(clientFrom(values), body, key);
   if (values.json) printJson(scan);
   else {
     writeOut(`submitted ${terminalSafe(`${scan.id}: ${scan.tool} ${scan.action}`)}, ${count(scan.tokens)} tokens\n`);

@@ -7,6 +7,7 @@ import type { ScanCountTable, ScanDayTable, ViolationDayTable } from './tables/r
 import type { ChangeSequenceTable, ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { SubmitKeyTable } from './tables/submit-key.table';
+import type { SyncBucketSetTable } from './tables/sync-bucket-set.table';
 import type { TeamMemberTable, TeamTable } from './tables/team.table';
 import type { TimelineCellTable, TimelineGridTable } from './tables/timeline-cell.table';
 import type { TimelineEntryTable, TimelineTable } from './tables/timeline-entry.table';
@@ -39,6 +40,7 @@ export interface Database {
   sync_pushes: SyncPushTable;
   change_sequence: ChangeSequenceTable;
   submit_keys: SubmitKeyTable;
+  sync_bucket_sets: SyncBucketSetTable;
 }
 
 export type Db = Kysely<Database>;

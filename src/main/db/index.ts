@@ -63,6 +63,7 @@ export type * from './tables/rollup.table';
 export type * from './tables/scan.table';
 export type * from './tables/session.table';
 export type * from './tables/submit-key.table';
+export type * from './tables/sync-bucket-set.table';
 export type * from './tables/team.table';
 export type * from './tables/timeline-cell.table';
 export type * from './tables/timeline-entry.table';

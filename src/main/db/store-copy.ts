@@ -11,7 +11,8 @@ import { inTransaction } from './transaction';
  * What a store copy carries, parents before children, each with its primary key (the order it is
  * read in, a keyset page at a time). Rollups are not copied: the target's triggers rebuild them
  * from the rows, so they cannot disagree. Browser sessions are not either: they are bound to the
- * port of the server that made them, and a browser signs in again with its token link.
+ * port of the server that made them, and a browser signs in again with its token link. Nor the
+ * change feed's bucket sets: a copy has a sequence of its own, so no cursor of the original holds.
  */
 const TABLES: readonly { table: keyof Database & string; key: readonly string[] }[] = [
   { table: 'users', key: ['id'] },

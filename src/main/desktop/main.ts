@@ -1,4 +1,4 @@
-import { app, dialog, session, shell, type BrowserWindow } from 'electron';
+import { app, dialog, net, powerMonitor, session, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DESKTOP_CHANNELS, type DesktopImportOutcome } from '../../shared/desktop-api';
@@ -20,6 +20,7 @@ import {
 import { registerIpc } from './ipc';
 import { installMenu, showAbout } from './menu';
 import { resolveNativeBinding } from './native-binding';
+import { watchNetwork } from './network-watch';
 import { confirmEvidenceImport, EvidenceOpener, listenForOpenedFiles } from './open-files';
 import { hardenSession, hardenWebContents } from './security';
 import { createMainWindow, focusWindow } from './window';
@@ -39,6 +40,7 @@ interface Running {
   dataDir: string;
   server: RunningServer;
   session: DesktopSession;
+  stopWatchingNetwork: () => void;
 }
 
 const opener = new EvidenceOpener();
@@ -88,7 +90,18 @@ async function start(): Promise<void> {
     throw error;
   }
   const desktopSession = await startDesktopSession(workspace.db, server.url);
-  running = { dataDir, server, session: desktopSession };
+  // Background sync tries the remotes it could not reach as soon as the network is back.
+  const stopWatchingNetwork = watchNetwork(
+    {
+      isOnline: () => net.isOnline(),
+      onResume: (listener) => {
+        powerMonitor.on('resume', listener);
+        return () => powerMonitor.off('resume', listener);
+      },
+    },
+    () => server.nudgeSync(),
+  );
+  running = { dataDir, server, session: desktopSession, stopWatchingNetwork };
   writeServerInfo(dataDir, { url: server.url, pid: process.pid });
 
   const appUrl = server.url;
@@ -137,6 +150,7 @@ async function start(): Promise<void> {
 /** Ends the session, withdraws server.json, stops the server and closes the database. */
 async function shutdown(current: Running): Promise<void> {
   try {
+    current.stopWatchingNetwork();
     removeServerInfo(current.dataDir, process.pid);
     await current.session.end();
   } finally {

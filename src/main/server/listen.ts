@@ -50,6 +50,8 @@ export interface RunningServer {
   url: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
+  /** The network came back: background sync tries the remotes it could not reach now (none without it). */
+  nudgeSync(): void;
 }
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
@@ -84,6 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return {
     app,
     url: `http://${host}:${port}`,
+    nudgeSync: () => background?.nudge(),
     close: () =>
       (closing ??= (async () => {
         // Nothing new starts; a background run going on is stopped with the store's other runs.

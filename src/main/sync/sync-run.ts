@@ -8,6 +8,7 @@ import { conflict, DomainError } from '../domain-error';
 import { DEFAULT_IMPORT_LIMITS, type ImportLimits } from '../evidence/import/import-limits';
 import { RemoteClient, type RemoteTimeouts } from './client/remote-client';
 import { RemoteError, RemoteRefused, RemoteUnreachable, RemoteUntrusted } from './client/remote-errors';
+import { checkConvergence } from './digest/convergence';
 import { mirrorOrganizations } from './pull/mirror-organizations';
 import { pullFromScandesk } from './pull/scandesk-pull';
 import { pullFromUpstream } from './pull/upstream-pull';
@@ -137,6 +138,16 @@ async function stages(ctx: SyncContext): Promise<void> {
     await pushScans(ctx);
   } catch (error) {
     stageFailure(ctx, 'push', error);
+  }
+  if (ctx.remote.kind === 'scandesk') {
+    try {
+      tally.convergence =
+        tally.errors.length === 0
+          ? await checkConvergence(ctx)
+          : { state: 'unchecked', why: 'the sync was partial', days: [], differing_days: 0 };
+    } catch (error) {
+      stageFailure(ctx, 'check', error);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import type { SyncEvent, SyncOutcome, SyncProblem, SyncSummary } from '../../shared/api/sync';
+import type { SyncConvergence, SyncEvent, SyncOutcome, SyncProblem, SyncSummary } from '../../shared/api/sync';
 
 // What a run counts as it goes, and the summary made from it at the end. No I/O.
 
@@ -15,6 +15,8 @@ export class SyncTally {
   gone = 0;
   readonly errors: SyncProblem[] = [];
   stop: SyncStop = null;
+  /** The convergence check's finding, when the run got that far with a Scandesk remote. */
+  convergence: SyncConvergence | undefined;
 
   problem(what: string, why: string): void {
     this.errors.push({ what, why });
@@ -30,6 +32,7 @@ export class SyncTally {
       pushed: { ...this.pushed },
       gone: this.gone,
       errors: [...this.errors],
+      ...(this.convergence ? { convergence: this.convergence } : {}),
     };
   }
 }

@@ -54,6 +54,33 @@ export const SyncProblem = Type.Object({
 });
 export type SyncProblem = Static<typeof SyncProblem>;
 
+/** Sums of what one side holds of one organization on one UTC day. */
+export const SyncDayCounts = Type.Object({
+  scans: Type.Integer({ minimum: 0 }),
+  tokens: Type.Number({ minimum: 0 }),
+  violations: Type.Integer({ minimum: 0 }),
+});
+export type SyncDayCounts = Static<typeof SyncDayCounts>;
+
+/** Whether this store holds what the remote shows, checked at the end of a run (docs/sync.md#convergence-check). */
+export const SyncConvergence = Type.Object({
+  state: Type.Enum(['in_step', 'differs', 'unchecked'] as const, {
+    description: 'in_step: every organization and day agrees; differs: the days below do not; unchecked: see why',
+  }),
+  why: Type.Optional(Type.String({ description: 'why it was not checked, or what differing days mean' })),
+  days: Type.Array(
+    Type.Object({
+      organization_id: Type.String({ description: "the organization's id on the remote" }),
+      day: Type.String({ description: 'UTC day, YYYY-MM-DD' }),
+      here: SyncDayCounts,
+      there: SyncDayCounts,
+    }),
+    { description: 'the first differing days, at most 20' },
+  ),
+  differing_days: Type.Integer({ minimum: 0, description: 'how many days differ in all' }),
+});
+export type SyncConvergence = Static<typeof SyncConvergence>;
+
 export const SyncSummary = Type.Object({
   remote: Type.String({ description: "the remote's name" }),
   outcome: Type.Enum(SYNC_OUTCOMES),
@@ -74,6 +101,7 @@ export const SyncSummary = Type.Object({
     description: 'pulled scans the remote no longer lists; kept here (deletions are not propagated)',
   }),
   errors: Type.Array(SyncProblem),
+  convergence: Type.Optional(SyncConvergence),
 });
 export type SyncSummary = Static<typeof SyncSummary>;
 
@@ -137,3 +165,41 @@ export const SyncScanSkipped = Type.Object(
   { additionalProperties: false },
 );
 export type SyncScanSkipped = Static<typeof SyncScanSkipped>;
+
+// The convergence check's digest (docs/contract/api.md#sync-digest): what a Scandesk server answers
+// a store that syncs from it, per organization and UTC day, from its day rollups.
+
+/** `GET /v1/sync/digest` (extension). */
+export const SyncDigestQuery = Type.Object(
+  {
+    organization_id: Type.Optional(Id),
+  },
+  { additionalProperties: false },
+);
+export type SyncDigestQuery = Static<typeof SyncDigestQuery>;
+
+export const SyncDigestDay = Type.Object({
+  day: Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'UTC day' }),
+  scans: Type.Integer({ minimum: 0 }),
+  tokens: Type.Number({ minimum: 0 }),
+  violations: Type.Integer({ minimum: 0 }),
+});
+export type SyncDigestDay = Static<typeof SyncDigestDay>;
+
+export const SyncDigestOrganization = Type.Object({
+  organization_id: Id,
+  scans: Type.Integer({ minimum: 0 }),
+  digest: Type.String({
+    pattern: '^[A-Za-z0-9_-]{43}$',
+    description: 'SHA-256 (base64url) over its days in order: "day scans tokens violations" lines',
+  }),
+  days: Type.Optional(Type.Array(SyncDigestDay, { description: 'only for the organization asked for' })),
+});
+export type SyncDigestOrganization = Static<typeof SyncDigestOrganization>;
+
+export const SyncDigest = Type.Object({
+  organizations: Type.Array(SyncDigestOrganization, {
+    description: 'every organization the caller is a member of with a scan they can see, by id',
+  }),
+});
+export type SyncDigest = Static<typeof SyncDigest>;

@@ -81,7 +81,7 @@ describe('laptops and a team server', () => {
       const result = await sync(laptop, 'team');
       expectExit(result, 0);
       expect(result.stdout).toMatch(
-        /^team: done\. pulled 1 new, 0 changed, 0 unchanged \(.* MB\); pushed 0, 0 waiting\n$/,
+        /^team: done\. pulled 1 new, 0 changed, 0 unchanged \(.* MB\); pushed 0, 0 waiting; in step\n$/,
       );
       expect((await scansOf(laptop, laptop.token)).map((s) => s.tool)).toEqual(['claude-code']);
     }

@@ -215,7 +215,7 @@ describe('GET /v1/sync/changes', () => {
 
     const sequence = await ctx.db.selectFrom('change_sequence').selectAll().executeTakeFirstOrThrow();
     const crafted = (id: string, seq: number) =>
-      encodeCursor({ sequence: id, user: member.id, buckets: new Map([[OWN_BUCKET, { seq, id: null }]]) });
+      encodeCursor({ sequence: id, user: member.id, groups: [{ position: { seq, id: null }, keys: [OWN_BUCKET] }] });
     expect((await page(member, `cursor=${crafted(sequence.id, Number(sequence.last_seq))}`)).more).toBe(false);
     await refused(crafted(sequence.id, Number(sequence.last_seq) + 1));
 

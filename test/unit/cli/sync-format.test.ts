@@ -52,6 +52,23 @@ describe('sync text', () => {
     expect(syncSummaryText({ ...summary, gone: 1 })).toContain('1 scan no longer on the remote, kept here');
   });
 
+  it('says whether the copies are in step, and names each differing day', () => {
+    const checked = (convergence: SyncSummary['convergence']) => syncSummaryText({ ...summary, convergence });
+    expect(checked({ state: 'in_step', days: [], differing_days: 0 })).toMatch(/0 waiting; in step$/);
+    expect(checked({ state: 'unchecked', why: 'the sync was partial', days: [], differing_days: 0 })).toMatch(
+      /0 waiting$/,
+    );
+    const counts = { scans: 0, tokens: 0, violations: 0 };
+    expect(
+      checked({
+        state: 'differs',
+        why: '2 days differ',
+        days: [{ organization_id: 'org_1', day: '2026-11-25', here: counts, there: { ...counts, scans: 1200 } }],
+        differing_days: 2,
+      }),
+    ).toMatch(/0 waiting; 2 days differ\n {2}org_1 2026-11-25: 0 scans here, 1,200 there$/);
+  });
+
   it('says an unreachable remote plainly, with why', () => {
     expect(
       syncSummaryText({

@@ -75,6 +75,8 @@ vi.mock('electron', async () => {
   return {
     app,
     BrowserWindow,
+    net: { isOnline: () => true },
+    powerMonitor: new Emitter(),
     screen: { getPrimaryDisplay: () => display, getAllDisplays: () => [display] },
     session: {
       defaultSession: {

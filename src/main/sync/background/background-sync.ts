@@ -41,6 +41,11 @@ export interface BackgroundSync {
   stop(): void;
   /** Resolves when the turn going on (reading the remotes, a run) has ended: for tests. */
   settled(): Promise<void>;
+  /**
+   * The network came back, or the machine woke (the desktop shell says so): remotes whose last
+   * run could not reach them are tried now instead of at their retry, and the schedule looks again.
+   */
+  nudge(): void;
 }
 
 async function storeRun(deps: BackgroundSyncDeps, remote: RemoteRow): Promise<SyncSummary> {
@@ -77,6 +82,9 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let turn: Promise<boolean> | undefined;
+  let nudgedAt: number | null = null;
+  /** A nudge came while a turn was going on: look again when it ends. */
+  let lookAgain = false;
 
   const wake = (at: number | null): void => {
     if (stopping.signal.aborted) return;
@@ -118,6 +126,7 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
     const { due, wakeAt } = nextSync(
       rows.map((row) => scheduled(row, seen)),
       now(),
+      nudgedAt,
     );
     if (due === null) {
       wake(wakeAt);
@@ -134,7 +143,11 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
     turn = oneTurn();
     const ran = await turn;
     turn = undefined;
-    if (ran) wake(now());
+    if (ran || lookAgain) {
+      lookAgain = false;
+      clearTimeout(timer);
+      wake(now());
+    }
   };
 
   wake(now());
@@ -145,6 +158,16 @@ export function startBackgroundSync(deps: BackgroundSyncDeps): BackgroundSync {
     },
     async settled() {
       await turn;
+    },
+    nudge() {
+      if (stopping.signal.aborted) return;
+      nudgedAt = now();
+      if (turn) {
+        lookAgain = true;
+        return;
+      }
+      clearTimeout(timer);
+      wake(now());
     },
   };
 }

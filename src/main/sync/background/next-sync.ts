@@ -45,13 +45,18 @@ export function retryDelayMs(
 }
 
 /**
- * When a background remote is due: now when it never synced; else its delay after the last run.
+ * When a background remote is due: now when it never synced; else its delay after the last run, or
+ * the last nudge (`nudgedAt`: the network came back) when that run could not reach it.
  * A last run stamped later than `now` (the clock went back) counts from now, so a clock change
  * never holds a remote back by more than its delay.
  */
-export function dueAt(remote: ScheduledRemote, now: number): number | null {
+export function dueAt(remote: ScheduledRemote, now: number, nudgedAt: number | null = null): number | null {
   if (!remote.background) return null;
-  const base = remote.lastSyncAt === null ? null : Math.min(remote.lastSyncAt, now) + retryDelayMs(remote);
+  let base = remote.lastSyncAt === null ? null : Math.min(remote.lastSyncAt, now) + retryDelayMs(remote);
+  // The network came back (or the machine woke) after a run that could not reach the remote: try now.
+  if (base !== null && nudgedAt !== null && remote.lastOutcome === 'unreachable' && nudgedAt > remote.lastSyncAt!) {
+    base = Math.min(base, nudgedAt);
+  }
   // A remote another run holds is looked at again once that lease ends.
   const lease = remote.leaseUntil !== null && remote.leaseUntil > now ? remote.leaseUntil : null;
   if (base === null) return lease ?? now;
@@ -63,14 +68,14 @@ export function dueAt(remote: ScheduledRemote, now: number): number | null {
  * held (a run the viewer or `scandesk sync` started, here or in another process), nothing is due
  * and the schedule looks again when the first lease would end; the caller runs one remote at a
  * time and asks again when it ends. Of the due remotes, the one waiting longest goes first, so a
- * remote that keeps failing cannot starve the others; ties by name.
+ * remote that keeps failing cannot starve the others; ties by name. `nudgedAt`: see dueAt.
  */
-export function nextSync(remotes: readonly ScheduledRemote[], now: number): NextSync {
+export function nextSync(remotes: readonly ScheduledRemote[], now: number, nudgedAt: number | null = null): NextSync {
   const leases = remotes.flatMap((remote) =>
     remote.leaseUntil !== null && remote.leaseUntil > now ? [remote.leaseUntil] : [],
   );
   const turns = remotes
-    .map((remote) => ({ remote, at: dueAt(remote, now) }))
+    .map((remote) => ({ remote, at: dueAt(remote, now, nudgedAt) }))
     .filter((turn): turn is { remote: ScheduledRemote; at: number } => turn.at !== null)
     .sort((a, b) => a.at - b.at || (a.remote.name < b.remote.name ? -1 : a.remote.name > b.remote.name ? 1 : 0));
   const first = turns[0];

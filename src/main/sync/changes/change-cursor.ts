@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isId } from '../../../shared/ids';
 
 // The change feed's cursor and how a page moves it (docs/contract/api.md#sync). Pure: the service
@@ -5,8 +6,14 @@ import { isId } from '../../../shared/ids';
 //
 // A caller's visible scans fall into buckets that do not overlap: their own, and for each
 // organization they own or administer, that organization's scans by others. Each bucket is read
-// in (change_seq, id) order from an index of its own, and the cursor holds a position per bucket:
-// an organization that becomes visible later has none, so it is read from its start.
+// in (change_seq, id) order from an index of its own, and every bucket has a position: an
+// organization that becomes visible later has none, so it is read from its start.
+//
+// A page leaves every bucket it read at one position (the last row it took) unless the bucket
+// stood further on, so positions come in a few groups: usually one, two while an organization
+// the caller came to manage catches up. The cursor holds each group's position and its buckets:
+// their keys while few, else a digest of them whose keys the server keeps (docs/sync.md#change-feed-and-cursor),
+// so that it stays short for thousands of organizations.
 
 /** The key of the caller's own bucket; an organization's bucket is keyed by its id, never empty. */
 export const OWN_BUCKET = '';
@@ -17,12 +24,18 @@ export interface Position {
   id: string | null;
 }
 
+/** Buckets standing at one position: their keys (sorted), or the digest of those keys. */
+export interface CursorGroup {
+  position: Position;
+  keys: string[] | { digest: string };
+}
+
 export interface ChangeCursor {
   /** The store's change sequence the seqs belong to. */
   sequence: string;
   /** Whose visible scans the positions walk. */
   user: string;
-  buckets: Map<string, Position>;
+  groups: CursorGroup[];
 }
 
 export interface ChangeRow {
@@ -42,18 +55,34 @@ export interface ChangePage {
   more: boolean;
 }
 
-const VERSION = 1;
+/** Older cursors (a position per bucket, keys inline) are still read, never written. */
+const VERSION = 2;
+const VERSION_ONE = 1;
+
+/** At most this many buckets are named in the cursor itself; more go by digest. */
+export const INLINE_KEYS = 32;
+/** At most this many positions; more are merged down (a lower position only reads a few rows again). */
+export const MAX_GROUPS = 8;
 
 /** (change_seq, id) order, the order of the feed and of its indexes (ids compare bytewise). */
 export const compareRows = (a: ChangeRow, b: ChangeRow): number =>
   a.change_seq - b.change_seq || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** Position order: (seq, id), where an id null ("all of seq") comes after every id of its seq. */
+export function comparePositions(a: Position, b: Position): number {
+  if (a.seq !== b.seq) return a.seq - b.seq;
+  if (a.id === b.id) return 0;
+  if (a.id === null) return 1;
+  if (b.id === null) return -1;
+  return a.id < b.id ? -1 : 1;
+}
+
 /**
  * The page: the first `limit` rows of every bucket together in (change_seq, id) order, and each
- * bucket's position after what the page took of it. A bucket the page took nothing of keeps its
- * position; one not read (no longer visible) is dropped. A position names the last id only when
- * the next row of its bucket shares its seq; otherwise the seq alone says "all of it", which
- * keeps cursors short.
+ * bucket's position after it. Every bucket read stands at the last row taken (all its rows up to
+ * it were taken, or it had none there), unless it already stood further on; one not read (no
+ * longer visible) is dropped; a page that took nothing moves nothing. The position names the last
+ * id only when a bucket's next row shares its seq; otherwise the seq alone says "all of it".
  */
 export function nextPage(
   positions: ReadonlyMap<string, Position>,
@@ -63,39 +92,102 @@ export function nextPage(
   const all = reads.flatMap((read) => read.rows.map((row) => ({ row, key: read.key })));
   all.sort((a, b) => compareRows(a.row, b.row));
   const taken = all.slice(0, limit);
-  const takenPerBucket = new Map<string, number>();
-  for (const { key } of taken) takenPerBucket.set(key, (takenPerBucket.get(key) ?? 0) + 1);
-
+  const more = all.length > taken.length;
+  const last = taken.at(-1)?.row;
   const buckets = new Map<string, Position>();
-  let more = false;
-  for (const read of reads) {
-    const count = takenPerBucket.get(read.key) ?? 0;
-    if (read.rows.length > count) more = true;
-    if (count === 0) {
+  if (last === undefined) {
+    for (const read of reads) {
       const kept = positions.get(read.key);
       if (kept) buckets.set(read.key, kept);
-      continue;
     }
-    const last = read.rows[count - 1]!;
-    const next = read.rows[count];
-    buckets.set(read.key, {
-      seq: last.change_seq,
-      id: next !== undefined && next.change_seq === last.change_seq ? last.id : null,
-    });
+    return { changes: [], buckets, more };
+  }
+  const next = all[taken.length]?.row;
+  const reached: Position = {
+    seq: last.change_seq,
+    id: next !== undefined && next.change_seq === last.change_seq ? last.id : null,
+  };
+  for (const read of reads) {
+    const kept = positions.get(read.key);
+    buckets.set(read.key, kept && comparePositions(kept, reached) > 0 ? kept : reached);
   }
   return { changes: taken.map(({ row }) => row), buckets, more };
 }
 
-type Encoded = [key: string, seq: number] | [key: string, seq: number, id: string];
+/** The digest that stands for a set of bucket keys (order aside): 22 URL-safe characters. */
+export function bucketSetDigest(keys: readonly string[]): string {
+  return createHash('sha256')
+    .update([...keys].sort().join('\n'))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+/**
+ * The buckets grouped by position, lowest first, each group's keys sorted; at most MAX_GROUPS,
+ * the lowest merged into one another (to the lower position) until they fit.
+ */
+export function groupPositions(buckets: ReadonlyMap<string, Position>): { position: Position; keys: string[] }[] {
+  const groups: { position: Position; keys: string[] }[] = [];
+  const sorted = [...buckets].sort(([, a], [, b]) => comparePositions(a, b));
+  for (const [key, position] of sorted) {
+    const group = groups.at(-1);
+    if (group && comparePositions(group.position, position) === 0) group.keys.push(key);
+    else groups.push({ position, keys: [key] });
+  }
+  while (groups.length > MAX_GROUPS) {
+    const [lowest, second] = groups.splice(0, 2) as [(typeof groups)[number], (typeof groups)[number]];
+    groups.unshift({ position: lowest.position, keys: [...lowest.keys, ...second.keys] });
+  }
+  for (const group of groups) group.keys.sort();
+  return groups;
+}
+
+type EncodedGroup = [seq: number, id: string | null, keys: string[] | string];
 
 /** The cursor as the client passes it back: opaque, URL-safe. */
 export function encodeCursor(cursor: ChangeCursor): string {
-  const buckets = [...cursor.buckets].map(([key, { seq, id }]): Encoded => (id === null ? [key, seq] : [key, seq, id]));
-  const json = JSON.stringify({ v: VERSION, s: cursor.sequence, u: cursor.user, b: buckets });
+  const groups = cursor.groups.map(({ position, keys }): EncodedGroup => [
+    position.seq,
+    position.id,
+    Array.isArray(keys) ? keys : keys.digest,
+  ]);
+  const json = JSON.stringify({ v: VERSION, s: cursor.sequence, u: cursor.user, g: groups });
   return Buffer.from(json, 'utf8').toString('base64url');
 }
 
 const isSeq = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isKey = (value: unknown): value is string => typeof value === 'string' && (value === OWN_BUCKET || isId(value));
+const isDigest = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{22}$/.test(value);
+
+/** A version-1 cursor's buckets, `[key, seq]` or `[key, seq, id]` each, as one group per bucket. */
+function groupsOfVersionOne(b: unknown): CursorGroup[] | null {
+  if (!Array.isArray(b)) return null;
+  const groups: CursorGroup[] = [];
+  for (const entry of b as unknown[]) {
+    if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return null;
+    const [key, seq, id] = entry as unknown[];
+    if (!isKey(key) || !isSeq(seq)) return null;
+    if (entry.length === 3 && (typeof id !== 'string' || !isId(id))) return null;
+    groups.push({ position: { seq, id: entry.length === 3 ? (id as string) : null }, keys: [key] });
+  }
+  return groups;
+}
+
+function groupsOfVersionTwo(g: unknown): CursorGroup[] | null {
+  if (!Array.isArray(g) || g.length > MAX_GROUPS) return null;
+  const groups: CursorGroup[] = [];
+  for (const entry of g as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 3) return null;
+    const [seq, id, keys] = entry as unknown[];
+    if (!isSeq(seq) || (id !== null && (typeof id !== 'string' || !isId(id)))) return null;
+    if (Array.isArray(keys)) {
+      if (keys.length === 0 || keys.length > INLINE_KEYS || !keys.every(isKey)) return null;
+      groups.push({ position: { seq, id }, keys: keys as string[] });
+    } else if (isDigest(keys)) groups.push({ position: { seq, id }, keys: { digest: keys } });
+    else return null;
+  }
+  return groups;
+}
 
 /** The cursor `text` stands for, or null when it is not one this server made (the client starts over). */
 export function decodeCursor(text: string): ChangeCursor | null {
@@ -107,17 +199,28 @@ export function decodeCursor(text: string): ChangeCursor | null {
     return null;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-  const { v, s, u, b } = parsed as Record<string, unknown>;
-  if (v !== VERSION || typeof s !== 'string' || !isId(s) || typeof u !== 'string' || !isId(u) || !Array.isArray(b)) {
-    return null;
-  }
+  const { v, s, u, b, g } = parsed as Record<string, unknown>;
+  if (typeof s !== 'string' || !isId(s) || typeof u !== 'string' || !isId(u)) return null;
+  const groups = v === VERSION ? groupsOfVersionTwo(g) : v === VERSION_ONE ? groupsOfVersionOne(b) : null;
+  return groups && { sequence: s, user: u, groups };
+}
+
+/**
+ * The position of every bucket `groups` name, once each digest is replaced by its keys
+ * (`keysOf`); null when a digest is unknown or a bucket is named twice.
+ */
+export function spreadGroups(
+  groups: readonly CursorGroup[],
+  keysOf: (digest: string) => readonly string[] | undefined,
+): Map<string, Position> | null {
   const buckets = new Map<string, Position>();
-  for (const entry of b as unknown[]) {
-    if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return null;
-    const [key, seq, id] = entry as unknown[];
-    if (typeof key !== 'string' || (key !== OWN_BUCKET && !isId(key)) || buckets.has(key) || !isSeq(seq)) return null;
-    if (entry.length === 3 && (typeof id !== 'string' || !isId(id))) return null;
-    buckets.set(key, { seq, id: entry.length === 3 ? (id as string) : null });
+  for (const { position, keys } of groups) {
+    const named = Array.isArray(keys) ? keys : keysOf((keys as { digest: string }).digest);
+    if (!named) return null;
+    for (const key of named) {
+      if (buckets.has(key)) return null;
+      buckets.set(key, position);
+    }
   }
-  return { sequence: s, user: u, buckets };
+  return buckets;
 }

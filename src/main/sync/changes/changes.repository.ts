@@ -48,3 +48,48 @@ export async function bucketChanges(
   const rows = await bucketQuery(db, userId, key, after, limit).execute();
   return rows.map((row) => ({ id: row.id, change_seq: Number(row.change_seq) }));
 }
+
+/** How many bucket sets are kept per user: the newest, by when a cursor last named them as new. */
+export const BUCKET_SETS_KEPT = 50;
+
+/** The keys of `userId`'s bucket sets among `digests` (docs/sync.md#change-feed-and-cursor). */
+export async function findBucketSets(
+  db: Executor,
+  userId: string,
+  digests: readonly string[],
+): Promise<Map<string, string[]>> {
+  if (digests.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('sync_bucket_sets')
+    .select(['digest', 'keys'])
+    .where('user_id', '=', userId)
+    .where('digest', 'in', digests)
+    .execute();
+  return new Map(rows.map((row) => [row.digest, JSON.parse(row.keys) as string[]]));
+}
+
+/**
+ * Keeps a bucket set of `userId`'s under its digest (or marks it used again), and forgets all
+ * but the newest BUCKET_SETS_KEPT: a cursor naming a forgotten one is refused and read again.
+ */
+export async function keepBucketSet(
+  db: Executor,
+  userId: string,
+  digest: string,
+  keys: readonly string[],
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('sync_bucket_sets')
+    .values({ user_id: userId, digest, keys: JSON.stringify(keys), used_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'digest']).doUpdateSet({ used_at: now }))
+    .execute();
+  const kept = db
+    .selectFrom('sync_bucket_sets')
+    .select('digest')
+    .where('user_id', '=', userId)
+    .orderBy('used_at', 'desc')
+    .orderBy('digest')
+    .limit(BUCKET_SETS_KEPT);
+  await db.deleteFrom('sync_bucket_sets').where('user_id', '=', userId).where('digest', 'not in', kept).execute();
+}

@@ -27,7 +27,8 @@ export interface QueuePosition {
 
 type PushTarget = Pick<RemoteRow, 'id' | 'user_id' | 'push_since'>;
 
-function queued(db: Executor, remote: PushTarget) {
+/** The queue's rows (scans joined to their organization), for a caller to select from. */
+export function queued(db: Executor, remote: PushTarget) {
   return db
     .selectFrom('scans')
     .leftJoin('organizations', 'organizations.id', 'scans.organization_id')

@@ -137,6 +137,19 @@ describe('background sync', () => {
     expect((await remote('away')).last_sync).toMatchObject({ outcome: 'unreachable' });
   });
 
+  it('tries a remote it could not reach again at once when nudged, not after its 30 s retry', async () => {
+    laptop = await createTestContext();
+    const log = recordingLog();
+    const port = await closedPort();
+    await addRemote({ name: 'away', url: `http://127.0.0.1:${port}`, token: 'sdt_away' });
+    background = startBackgroundSync({ db: laptop.db, dataDir: laptop.dataDir, log, pollMs: 20 });
+    expect((await log.next()).fields).toMatchObject({ remote: 'away', outcome: 'unreachable' });
+    // The network is back (the desktop shell says so): the remote is tried now.
+    background.nudge();
+    expect((await log.next()).fields).toMatchObject({ remote: 'away', outcome: 'unreachable' });
+    expect(log.lines).toHaveLength(2);
+  });
+
   it('runs while a server started with it runs, through its logger, and the server still closes', async () => {
     const laptopDir = mkdtempSync(join(tmpdir(), 'scandesk-background-laptop-'));
     const workspace = await openWorkspace(laptopDir, { database: await testDatabaseFor(laptopDir) });

@@ -83,6 +83,28 @@ describe('dueAt', () => {
   });
 });
 
+describe('dueAt, nudged (the network came back)', () => {
+  const away = remote({ lastOutcome: 'unreachable', unreachableStreak: 4, lastSyncAt: NOW - MINUTE });
+
+  it('is the nudge for a remote whose last run could not reach it, when the nudge came after that run', () => {
+    expect(dueAt(away, NOW)).toBe(NOW - MINUTE + 8 * FIRST_RETRY_MS);
+    expect(dueAt(away, NOW, NOW - 1000)).toBe(NOW - 1000);
+    expect(dueAt(away, NOW, NOW - 2 * MINUTE)).toBe(NOW - MINUTE + 8 * FIRST_RETRY_MS);
+  });
+
+  it('leaves a remote that was reached, or never synced, or held by a lease, as it was', () => {
+    expect(dueAt(remote(), NOW, NOW)).toBe(NOW + 14 * MINUTE);
+    expect(dueAt(remote({ lastSyncAt: null, lastOutcome: null }), NOW, NOW)).toBe(NOW);
+    expect(dueAt({ ...away, leaseUntil: NOW + 5000 }, NOW, NOW)).toBe(NOW + 5000);
+    expect(dueAt({ ...away, background: false }, NOW, NOW)).toBeNull();
+  });
+
+  it('makes nextSync run it now', () => {
+    expect(nextSync([away, remote({ name: 'ok', id: 'ok' })], NOW).due).toBeNull();
+    expect(nextSync([away, remote({ name: 'ok', id: 'ok' })], NOW, NOW).due?.name).toBe('team');
+  });
+});
+
 describe('nextSync', () => {
   it('has nothing to do without background remotes', () => {
     expect(nextSync([], NOW)).toEqual({ due: null, wakeAt: null });
