@@ -286,8 +286,8 @@ describe('scan totals (the scan_counts rollup)', () => {
     await apply(world, {
       kind: 'insert',
       scans: [
-        { org: 0, user: 1, tool: 0, status: 2, violations: 1 },
-        { org: 2, user: 2, tool: 1, status: 3, violations: 0 },
+        { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
+        { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
       ],
     });
     const { db } = world.ctx;
@@ -299,6 +299,7 @@ describe('scan totals (the scan_counts rollup)', () => {
     await up(db);
     const { rollup, recount } = await rollupAndRecount(world);
     expect(rollup).toHaveLength(2);
+    expect(rollup.map((row) => row.origin_key).sort()).toEqual(['', 'rmt_team']);
     expect(rollup).toEqual(recount);
   });
 });
