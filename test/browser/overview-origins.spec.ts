@@ -103,13 +103,13 @@ test('the scans list filters by origin and says which remote a pulled scan came 
   await expect(rows).toHaveCount(5);
   await expect(page.locator('.scans-table .origin-badge')).toHaveCount(3);
 
-  await page.getByLabel('Origin').selectOption(REMOTE.name);
+  await page.getByLabel('Origin', { exact: true }).selectOption(REMOTE.name);
   await expect(page).toHaveURL(new RegExp(`origin=${REMOTE.name}`));
   await expect(rows).toHaveCount(3);
   await expect(rows.first().locator('.origin-badge')).toHaveText(REMOTE.name);
   await expect(page.getByText(/1–3 of 3/).first()).toBeVisible();
 
-  await page.getByLabel('Origin').selectOption({ label: 'This laptop' });
+  await page.getByLabel('Origin', { exact: true }).selectOption({ label: 'This laptop' });
   await expect(page).toHaveURL(/origin=local/);
   await expect(rows).toHaveCount(2);
   await expect(page.locator('.scans-table .origin-badge')).toHaveCount(0);
