@@ -88,15 +88,6 @@ export async function insertScans(
   });
 }
 
-/** A remote row straight into the store, filling `user`'s store: enough for pulled fixtures to name it. */
-export async function insertRemote(db: Db, id: string, name: string, userId: string): Promise<string> {
-  await db
-    .insertInto('remotes')
-    .values({ id, name, url: `https://${name}.example.org`, user_id: userId, push_since: 0, created_at: 0 })
-    .execute();
-  return id;
-}
-
 export async function createOrg(ctx: TestContext, name: string, as: TestUser = ctx.owner): Promise<string> {
   const response = await ctx.request({ method: 'POST', url: '/v1/organizations', payload: { name }, as });
   expect(response.statusCode, response.body).toBe(201);

@@ -5,16 +5,15 @@ import { SyncSummary } from './sync';
 // The remotes a store syncs with (docs/contract/api.md#remotes): workspace owner only. The
 // remote's token goes in and never comes out: no answer, log line or error carries it.
 
-/** `local` is not a remote's name: it names what was made here in an `origin` filter (origins.ts). */
-export const REMOTE_NAME_PATTERN = '^(?!local$)[a-z0-9][a-z0-9._-]{0,63}$';
+export const REMOTE_NAME_PATTERN = '^[a-z0-9][a-z0-9._-]{0,63}$';
 
 export const RemoteName = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: REMOTE_NAME_PATTERN,
-  errorMessage: 'must be 1–64 characters of a–z 0–9 . _ -, starting with a letter or digit, and not `local`',
+  errorMessage: 'must be 1–64 characters of a–z 0–9 . _ -, starting with a letter or digit',
   description:
-    'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit; not `local`',
+    'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit; not `local`, which names the scans made here (the create answers 400)',
 });
 
 /** Long enough for any base URL a person types, short enough to log and show. */

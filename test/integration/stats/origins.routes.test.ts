@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OriginList } from '../../../src/shared/api/origins';
 import type { ScanList } from '../../../src/shared/api/scans';
 import type { TokenStats, ViolationStats } from '../../../src/shared/api/stats';
-import { fixtureScanId, insertRemote, insertScans } from '../../helpers/scan-fixtures';
+import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext } from '../../helpers/test-app';
 
 // docs/contract/api.md#origins: the scans made here and those pulled from each remote, apart or
@@ -21,9 +22,9 @@ describe('origins', () => {
   it('tells this store and each remote apart in the list, the stats and the choices', async () => {
     ctx = await createTestContext();
     const other = await ctx.createUser('other');
-    const team = await insertRemote(ctx.db, 'rmt_team', 'team', ctx.owner.id);
-    await insertRemote(ctx.db, 'rmt_lab', 'lab', ctx.owner.id);
-    await insertRemote(ctx.db, 'rmt_theirs', 'theirs', other.id);
+    const team = (await insertRemote(ctx.db, { id: 'rmt_team', name: 'team', user_id: ctx.owner.id })).id;
+    await insertRemote(ctx.db, { id: 'rmt_lab', name: 'lab', user_id: ctx.owner.id });
+    await insertRemote(ctx.db, { id: 'rmt_theirs', name: 'theirs', user_id: other.id });
     // Three local scans and two pulled from `team`, over two days (the second half a day).
     await insertScans(ctx.db, [
       { id: fixtureScanId(1), created_at: START + 1000, submitted_by: ctx.owner.id, tokens: 10 },

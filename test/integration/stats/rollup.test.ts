@@ -5,7 +5,8 @@ import type { TokenStats, ViolationStats } from '../../../src/shared/api/stats';
 import type { Severity } from '../../../src/shared/api/scans';
 import { splitByDays } from '../../../src/main/scans/day-split';
 import { deleteUser } from '../../../src/main/users/users.repository';
-import { createRoleWorld, fixtureScanId, insertRemote, insertScans } from '../../helpers/scan-fixtures';
+import { createRoleWorld, fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 // The overview's stats read whole UTC days from the scan_days and violation_days rollups and
@@ -113,8 +114,8 @@ async function setUp(): Promise<World> {
   const ctx = await createTestContext();
   const world = await createRoleWorld(ctx);
   const remotes = [
-    await insertRemote(ctx.db, 'rmt_team', REMOTES[0], world.users[0]!.id),
-    await insertRemote(ctx.db, 'rmt_lab', REMOTES[1], world.users[2]!.id),
+    (await insertRemote(ctx.db, { id: 'rmt_team', name: REMOTES[0], user_id: world.users[0]!.id })).id,
+    (await insertRemote(ctx.db, { id: 'rmt_lab', name: REMOTES[1], user_id: world.users[2]!.id })).id,
   ];
   return { ctx, ...world, remotes, nextId: 1 };
 }
