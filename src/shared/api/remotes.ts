@@ -44,9 +44,11 @@ export const CaPem = Type.String({
   description: "PEM certificates the remote's certificate must chain to (a private CA), instead of the system's",
 });
 
+/** Also the viewer's input bounds. */
+export const INTERVAL_MINUTES_BOUNDS = { minimum: 1, maximum: 1440 } as const;
+
 export const IntervalMinutes = Type.Integer({
-  minimum: 1,
-  maximum: 1440,
+  ...INTERVAL_MINUTES_BOUNDS,
   description: 'minutes between background syncs',
 });
 

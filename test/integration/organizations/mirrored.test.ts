@@ -10,6 +10,7 @@ import type { Policy } from '../../../src/shared/api/policies';
 import { expectError, snapshotDatabase } from '../../helpers/assertions';
 import { createOrg, putPolicy, setRole, submitScan } from '../../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
+import { insertRemote } from '../../helpers/sync-fixtures';
 
 const POLICY: Policy = {
   max_tokens_per_scan: 100,
@@ -48,17 +49,14 @@ describe('mirrored organizations and teams', () => {
         .statusCode,
     ).toBe(201);
     // What a sync leaves: the remote, and the organization and its team marked as its mirrors.
-    await ctx.db
-      .insertInto('remotes')
-      .values({
-        id: 'rem_team',
-        name: 'team',
-        url: 'https://scandesk.example.org',
-        user_id: ctx.owner.id,
-        push_since: 0,
-        created_at: Date.now(),
-      })
-      .execute();
+    await insertRemote(ctx.db, {
+      id: 'rem_team',
+      name: 'team',
+      url: 'https://scandesk.example.org',
+      user_id: ctx.owner.id,
+      push_since: 0,
+      created_at: Date.now(),
+    });
     await ctx.db
       .updateTable('organizations')
       .set({ remote_id: 'rem_team', remote_org_id: 'org_remote' })
@@ -150,17 +148,14 @@ describe('mirrored organizations and teams', () => {
   });
 
   it('refuses changes to a mirrored team of an organization made here, and only to it', async () => {
-    await ctx.db
-      .insertInto('remotes')
-      .values({
-        id: 'rem_hq',
-        name: 'hq',
-        url: 'https://hq.example.org',
-        user_id: ctx.owner.id,
-        push_since: 0,
-        created_at: 0,
-      })
-      .execute();
+    await insertRemote(ctx.db, {
+      id: 'rem_hq',
+      name: 'hq',
+      url: 'https://hq.example.org',
+      user_id: ctx.owner.id,
+      push_since: 0,
+      created_at: 0,
+    });
     const created = await ctx.request({
       method: 'POST',
       url: `/v1/organizations/${localOrgId}/teams`,

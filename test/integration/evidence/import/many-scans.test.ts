@@ -21,6 +21,7 @@ import { createOrg, putPolicy, submitScan } from '../../../helpers/scan-fixtures
 import { rollupProblems, storeInvariants } from '../../../helpers/store-checks';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
 import { unzip } from '../../../helpers/zip-builder';
+import { insertRemote } from '../../../helpers/sync-fixtures';
 
 const SMALL = 120;
 const LONG = HELD_SCAN_ENTRIES + 700;
@@ -154,17 +155,14 @@ describe('a package of many small scans and one long one', () => {
     const local = await createTestContext();
     try {
       const now = Date.now();
-      await local.db
-        .insertInto('remotes')
-        .values({
-          id: 'r1',
-          name: 'team',
-          url: 'https://team.example',
-          user_id: local.owner.id,
-          push_since: now,
-          created_at: now,
-        })
-        .execute();
+      await insertRemote(local.db, {
+        id: 'r1',
+        name: 'team',
+        url: 'https://team.example',
+        user_id: local.owner.id,
+        push_since: now,
+        created_at: now,
+      });
       const placement = { remoteId: 'r1', userId: local.owner.id, organizations: new Map<string, string>() };
       const ids = (id: string) => pulledScanId('r1', id);
       const result = await importPulledPackage(local.db, written(packageZip), DEFAULT_IMPORT_LIMITS, placement);
@@ -183,17 +181,14 @@ describe('a package of many small scans and one long one', () => {
     const local = await createTestContext();
     try {
       const now = Date.now();
-      await local.db
-        .insertInto('remotes')
-        .values({
-          id: 'r1',
-          name: 'team',
-          url: 'https://team.example',
-          user_id: local.owner.id,
-          push_since: now,
-          created_at: now,
-        })
-        .execute();
+      await insertRemote(local.db, {
+        id: 'r1',
+        name: 'team',
+        url: 'https://team.example',
+        user_id: local.owner.id,
+        push_since: now,
+        created_at: now,
+      });
       const refused = written(await refusedPackage());
       const before = await snapshotDatabase(local.db);
       const imported = await importEvidencePackage(local.db, local.owner.id, refused, DEFAULT_IMPORT_LIMITS).catch(

@@ -18,6 +18,7 @@ import { startFakeUpstream, type FakeUpstream } from '../../../fixtures/fake-ups
 import { createOrg } from '../../../helpers/scan-fixtures';
 import { rollupProblems, storeInvariants } from '../../../helpers/store-checks';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
+import { insertRemote } from '../../../helpers/sync-fixtures';
 
 const REMOTE = 'remote-upstream';
 const timeline = [
@@ -62,18 +63,15 @@ describe('pulling from a plain upstream', () => {
     local = await createTestContext();
     dir = mkdtempSync(join(tmpdir(), 'scandesk-pulled-upstream-'));
     const now = Date.now();
-    await local.db
-      .insertInto('remotes')
-      .values({
-        id: REMOTE,
-        name: 'up',
-        url: upstream.url,
-        user_id: local.owner.id,
-        kind: 'upstream',
-        push_since: now,
-        created_at: now,
-      })
-      .execute();
+    await insertRemote(local.db, {
+      id: REMOTE,
+      name: 'up',
+      url: upstream.url,
+      user_id: local.owner.id,
+      kind: 'upstream',
+      push_since: now,
+      created_at: now,
+    });
     localOrg = await createOrg(local, 'Upstream team');
     await local.db
       .updateTable('organizations')

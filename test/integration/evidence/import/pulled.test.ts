@@ -23,6 +23,7 @@ import { createOrg, listScans, putPolicy, submitScan } from '../../../helpers/sc
 import { rollupProblems, storeInvariants } from '../../../helpers/store-checks';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
 import { buildZip, unzip } from '../../../helpers/zip-builder';
+import { insertRemote } from '../../../helpers/sync-fixtures';
 
 const TEAM = 'remote-team';
 const MIRROR = 'remote-mirror';
@@ -79,17 +80,14 @@ describe('storing pulled scans', () => {
       [TEAM, 'team'],
       [MIRROR, 'mirror'],
     ]) {
-      await local.db
-        .insertInto('remotes')
-        .values({
-          id: id!,
-          name: name!,
-          url: 'https://team.example',
-          user_id: local.owner.id,
-          push_since: now,
-          created_at: now,
-        })
-        .execute();
+      await insertRemote(local.db, {
+        id: id!,
+        name: name!,
+        url: 'https://team.example',
+        user_id: local.owner.id,
+        push_since: now,
+        created_at: now,
+      });
     }
     localOrg = await createOrg(local, 'Team');
     await local.db

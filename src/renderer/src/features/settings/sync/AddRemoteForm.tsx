@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { CA_PEM_MAX_LENGTH, type CreateRemoteBody, type Remote } from '../../../../../shared/api/remotes';
 import { ErrorMessage } from '../../../components/QueryState';
+import { IntervalField, TokenInput } from './RemoteFields';
 import { useAddRemote } from './remotes-api';
 
 const DEFAULT_INTERVAL = 15;
@@ -88,16 +89,7 @@ export function AddRemoteForm({ onAdded }: { onAdded: (remote: Remote) => void }
       </label>
       <div className="org-field">
         <label htmlFor={tokenId}>Token</label>
-        <input
-          id={tokenId}
-          type="password"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-          required
-          autoComplete="new-password"
-          spellCheck={false}
-          aria-describedby={tokenHintId}
-        />
+        <TokenInput id={tokenId} value={token} onChange={setToken} describedBy={tokenHintId} />
         <span id={tokenHintId} className="org-reason">
           The remote user’s token: kept in this workspace’s data directory, never shown again.
         </span>
@@ -137,18 +129,7 @@ export function AddRemoteForm({ onAdded }: { onAdded: (remote: Remote) => void }
           <input type="checkbox" checked={background} onChange={(event) => setBackground(event.target.checked)} /> Sync
           in the background
         </label>
-        <label className="settings-field">
-          Minutes between syncs{' '}
-          <input
-            type="number"
-            className="sync-minutes"
-            min={1}
-            max={1440}
-            required
-            value={minutes}
-            onChange={(event) => setMinutes(event.target.value)}
-          />
-        </label>
+        <IntervalField value={minutes} onChange={setMinutes} />
       </div>
       <div className="token-actions">
         <button type="submit" className="primary" disabled={add.isPending}>

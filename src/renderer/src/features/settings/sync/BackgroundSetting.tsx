@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import type { Remote } from '../../../../../shared/api/remotes';
 import { ErrorMessage } from '../../../components/QueryState';
+import { IntervalField } from './RemoteFields';
 import { useUpdateRemote } from './remotes-api';
 
 /**
@@ -40,18 +41,7 @@ export function BackgroundSetting({ remote }: { remote: Remote }) {
         />{' '}
         Sync {remote.name} in the background
       </label>
-      <label className="settings-field">
-        Minutes between syncs{' '}
-        <input
-          type="number"
-          className="sync-minutes"
-          min={1}
-          max={1440}
-          required
-          value={minutes}
-          onChange={(event) => setMinutes(event.target.value)}
-        />
-      </label>
+      <IntervalField value={minutes} onChange={setMinutes} />
       <button type="submit" disabled={!changed || update.isPending}>
         Save interval
       </button>

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { Remote } from '../../../../../shared/api/remotes';
 import { ErrorMessage } from '../../../components/QueryState';
+import { TokenInput } from './RemoteFields';
 import { useUpdateRemote } from './remotes-api';
 
 /** A new token for the remote (the old one refused, or rotated there): written over the old, never shown. */
@@ -23,15 +24,7 @@ export function ReplaceToken({ remote, onDone }: { remote: Remote; onDone: (repl
       <p id={headingId}>A new token for {remote.name}; it is tested once saved.</p>
       <label className="org-field">
         New token
-        <input
-          ref={field}
-          type="password"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-          required
-          autoComplete="new-password"
-          spellCheck={false}
-        />
+        <TokenInput inputRef={field} value={token} onChange={setToken} />
       </label>
       <div className="token-actions">
         <button type="submit" className="primary" disabled={update.isPending}>
