@@ -18,6 +18,7 @@ import { settingsRoutes } from '../settings/settings.routes';
 import { eventRoutes } from '../live/events.routes';
 import { statsRoutes } from '../stats/stats.routes';
 import { changeRoutes } from '../sync/changes/changes.routes';
+import { syncScanRoutes } from '../sync/scans/sync-scans.routes';
 import { remoteRoutes } from '../sync/remotes/remotes.routes';
 import type { RemoteTimeouts } from '../sync/client/remote-client';
 import { syncRoutes } from '../sync/sync.routes';
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(packageRoutes, deps);
   await app.register(importRoutes, { ...deps, limits: options.importLimits });
   await app.register(changeRoutes, deps);
+  await app.register(syncScanRoutes, deps);
   await app.register(statsRoutes, deps);
   await app.register(eventRoutes, deps);
   await app.register(settingsRoutes, { ...deps, dataDir: options.dataDir, version: options.version });

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Id, Timestamp } from './common';
+import { Id, Label, Timestamp, TokenCount } from './common';
+import { Scan, TokenBreakdown } from './scans';
 
 // Sync between stores (docs/contract/api.md#sync, docs/sync.md). Two halves: the change feed a
 // Scandesk server answers to whoever syncs from it, and what a sync run reports on the store that
@@ -88,3 +89,51 @@ export const SyncEvent = Type.Union([
   Type.Object({ type: Type.Literal('summary'), summary: SyncSummary }),
 ]);
 export type SyncEvent = Static<typeof SyncEvent>;
+
+// `POST /v1/sync/scans` (extension, docs/contract/api.md#scans-for-a-sync): the scans of a feed
+// page in one dense answer, a line each, for a Scandesk store that syncs from this one.
+
+/** Most timeline entries one line of `POST /v1/sync/scans` holds; a longer timeline comes as a package. */
+export const SYNC_LINE_ENTRIES_MAX = 5000;
+/** Most bytes of one line (its newline included); a scan whose line would be longer comes as a package. */
+export const SYNC_LINE_MAX_BYTES = 1024 * 1024;
+/** Most bytes of one answer; the scans past it come as packages. */
+export const SYNC_ANSWER_MAX_BYTES = 32 * 1024 * 1024;
+/** 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z in epoch ms: the timestamps the API reads. */
+const FIRST_MS = -62_167_219_200_000;
+const LAST_MS = 253_402_300_799_999;
+
+export const SyncScansBody = Type.Object(
+  { scan_ids: Type.Array(Id, { minItems: 1, maxItems: SYNC_PAGE_MAX, uniqueItems: true }) },
+  { additionalProperties: false },
+);
+export type SyncScansBody = Static<typeof SyncScansBody>;
+
+/** A timeline entry in a line: `[timestamp as epoch ms, action, tokens]`. */
+export const SyncTimelineEntry = Type.Tuple([Type.Integer({ minimum: FIRST_MS, maximum: LAST_MS }), Label, TokenCount]);
+export type SyncTimelineEntry = Static<typeof SyncTimelineEntry>;
+
+/** A scan whole: as the API answers it (every violation listed), its evidence totals, its timeline. */
+export const SyncScanLine = Type.Object(
+  {
+    scan: Scan,
+    evidence: Type.Object(
+      {
+        request_count: Type.Integer({ minimum: 0, maximum: SYNC_LINE_ENTRIES_MAX }),
+        total_tokens: TokenCount,
+        token_breakdown: TokenBreakdown,
+      },
+      { additionalProperties: false },
+    ),
+    timeline: Type.Array(SyncTimelineEntry, { maxItems: SYNC_LINE_ENTRIES_MAX }),
+  },
+  { additionalProperties: false },
+);
+export type SyncScanLine = Static<typeof SyncScanLine>;
+
+/** A scan not in the answer: `gone` (deleted, or no longer visible), or `package` (fetch it as an evidence package). */
+export const SyncScanSkipped = Type.Object(
+  { id: Id, skipped: Type.Enum(['gone', 'package'] as const) },
+  { additionalProperties: false },
+);
+export type SyncScanSkipped = Static<typeof SyncScanSkipped>;

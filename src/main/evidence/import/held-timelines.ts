@@ -9,6 +9,7 @@ import {
   type NewScan,
 } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
+import { GRID_MIN_ENTRIES } from '../timeline/timeline-grid';
 import { newTimelineIds, timelineInserter, timelinesInserter } from '../timeline/timeline-writes.repository';
 import { adoptStagedTimeline } from './staged-timelines.repository';
 import type { NewScanWriter } from './store-sinks';
@@ -107,13 +108,14 @@ export async function storeTimelines(
   const entries = timelineInserter(db, trx, 200);
   for (const [i, { scanId, writer }] of held.entries()) {
     const { timestamps, actions, tokens } = writer.held!;
-    const grid = new GridRecorder();
+    // A short timeline gets no pyramid (GridRecorder.store): none is built for it either.
+    const grid = timestamps.length > GRID_MIN_ENTRIES ? new GridRecorder() : null;
     for (let seq = 0; seq < timestamps.length; seq++) {
       const written = entries.push(ids[i]!, seq, timestamps[seq]!, actions[seq]!, tokens[seq]!);
       if (written) await written;
-      grid.push(timestamps[seq]!, tokens[seq]!);
+      grid?.push(timestamps[seq]!, tokens[seq]!);
     }
-    await grid.store(db, trx, scanId);
+    if (grid) await grid.store(db, trx, scanId);
   }
   await entries.flush();
   for (const { scanId, writer } of scans) {

@@ -5,6 +5,7 @@ import { toScanNotice } from '../../scans/scan-mapping';
 import { isFormat1, readFormat1 } from './formats/format-1.adapter';
 import { readUpstream, type ExtraDocument } from './formats/upstream.adapter';
 import type { ImportLimits } from './import-limits';
+import type { PackageScan } from './package-scan';
 import { ImportRaced } from './store-package';
 import { storePulledScans, type PulledImportResult, type PulledPlacement } from './store-pulled';
 import type { InflateBudget } from './zip/inflate-guard';
@@ -41,7 +42,6 @@ export async function importPulledPackage(
   placement: PulledPlacement,
   options: PulledImportOptions = {},
 ): Promise<PulledImportResult> {
-  const closing = options.closing ?? (async () => undefined);
   const archive = await PackageArchive.open(archivePath, limits);
   try {
     const budget: InflateBudget = { inflated: 0 };
@@ -49,25 +49,40 @@ export async function importPulledPackage(
     const scans = isFormat1(archive)
       ? await readFormat1(archive, budget)
       : await readUpstream(archive, budget, options.extraDocuments);
-    for (let run = 1; ; run++) {
-      const stored: ScanNotice[] = [];
-      const attempt: InflateBudget = { inflated: budget.inflated };
-      try {
-        const result = await withCheckpointsHeld(db, () =>
-          storePulledScans(db, placement, scans, attempt, closing, (row) => stored.push(toScanNotice(row))),
-        );
-        ScanFeed.of(db).publish(stored);
-        return result;
-      } catch (error) {
-        if (!(error instanceof ImportRaced)) throw error;
-        if (run >= MAX_RUNS) {
-          throw new DomainError('conflict', 'the package raced concurrent writes of the same scans; pull it again', [
-            { message: error.message },
-          ]);
-        }
-      }
-    }
+    return await importPulledScans(db, scans, placement, options.closing, budget);
   } finally {
     archive.close();
+  }
+}
+
+/**
+ * Stores scans already read and checked as a package's documents are (a sync's dense answer,
+ * sync/pull/scan-line.ts), as importPulledPackage stores a package's: all or nothing, `closing`
+ * last in the transaction, compared with what was pulled before.
+ */
+export async function importPulledScans(
+  db: Db,
+  scans: readonly PackageScan[],
+  placement: PulledPlacement,
+  closing: (trx: Executor) => Promise<void> = async () => undefined,
+  budget: InflateBudget = { inflated: 0 },
+): Promise<PulledImportResult> {
+  for (let run = 1; ; run++) {
+    const stored: ScanNotice[] = [];
+    const attempt: InflateBudget = { inflated: budget.inflated };
+    try {
+      const result = await withCheckpointsHeld(db, () =>
+        storePulledScans(db, placement, scans, attempt, closing, (row) => stored.push(toScanNotice(row))),
+      );
+      ScanFeed.of(db).publish(stored);
+      return result;
+    } catch (error) {
+      if (!(error instanceof ImportRaced)) throw error;
+      if (run >= MAX_RUNS) {
+        throw new DomainError('conflict', 'the package raced concurrent writes of the same scans; pull it again', [
+          { message: error.message },
+        ]);
+      }
+    }
   }
 }

@@ -229,6 +229,28 @@ export class RemoteClient {
   }
 
   /**
+   * A POST of a JSON body whose answer is read as it arrives (NDJSON): its chunks, and any failure
+   * below HTTP in the words of remote-errors.ts. Bounded by the download timeouts.
+   */
+  async *postStream(path: string, body: unknown, signal?: AbortSignal): AsyncGenerator<Buffer, void, undefined> {
+    const all = AbortSignal.any([AbortSignal.timeout(this.timeouts.downloadTotalMs), ...(signal ? [signal] : [])]);
+    const response = await this.send('POST', path, {
+      accept: 'application/x-ndjson',
+      signal: all,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await this.refuseErrorStatus(response);
+    try {
+      for await (const chunk of response.body as AsyncIterable<Buffer>) yield chunk;
+    } catch (error) {
+      throw this.transportError(error, path);
+    } finally {
+      if (!response.body.destroyed) response.body.destroy();
+    }
+  }
+
+  /**
    * Which kind of server the remote is: the change feed answers (`scandesk`), else the
    * organizations list does (`upstream`). A token the remote refuses says so.
    */

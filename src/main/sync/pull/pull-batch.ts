@@ -31,15 +31,19 @@ export async function storePackage(
   options: StoreOptions = {},
 ): Promise<PulledImportResult> {
   try {
-    const result = await importPulledPackage(ctx.db, file, ctx.limits, placement, options);
-    ctx.tally.pulled.new += result.new.length;
-    ctx.tally.pulled.changed += result.changed.length;
-    ctx.tally.pulled.unchanged += result.unchanged.length;
-    ctx.tally.echoed += result.echoed.length;
-    return result;
+    return countStored(ctx, await importPulledPackage(ctx.db, file, ctx.limits, placement, options));
   } finally {
     await rm(file, { force: true });
   }
+}
+
+/** Counts what a store of pulled scans did into the run's tally. */
+export function countStored(ctx: SyncContext, result: PulledImportResult): PulledImportResult {
+  ctx.tally.pulled.new += result.new.length;
+  ctx.tally.pulled.changed += result.changed.length;
+  ctx.tally.pulled.unchanged += result.unchanged.length;
+  ctx.tally.echoed += result.echoed.length;
+  return result;
 }
 
 /** A package the import's checks refused (hostile, broken, or ids that collide with local ones). */
