@@ -21,6 +21,8 @@ export interface ScanFixture {
   /** Stored as the scan's violation count, with `worst` as the worst severity (default medium). */
   violation_count?: number;
   worst?: Severity;
+  /** A pulled scan: the remote (its local id) and the scan's id there. */
+  origin?: { remote_id: string | null; id: string };
 }
 
 /** `scan_` + 26 Crockford characters, ordered by `n`: lets a test control the id tiebreak. */
@@ -48,7 +50,8 @@ export async function insertScans(
       action: f.action ?? 'edit',
       tokens: f.tokens ?? 100,
       status: f.status ?? 'completed',
-      source: 'submitted',
+      source: f.origin ? 'pulled' : 'submitted',
+      ...(f.origin ? { origin_remote_id: f.origin.remote_id, origin_id: f.origin.id } : {}),
       organization_id: f.organization_id ?? null,
       submitted_by: f.submitted_by,
       token_breakdown: '{}',

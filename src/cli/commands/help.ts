@@ -37,7 +37,7 @@ export const submitHelp = `scandesk submit --tool T --action A --tokens N [--org
   the command again after a failure passes its own --idempotency-key (1–200 printable characters) to
   get the same guarantee.`;
 
-export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--source submitted|imported|pulled] [--origin-id ID] [--limit 50] [--offset 0] [--json]
+export const scansHelp = `scandesk scans list [--since DATE] [--until DATE] [--tool T] [--status S] [--org ORG_ID] [--has-violations true|false] [--package-id ID] [--source submitted|imported|pulled] [--origin local|REMOTE] [--origin-id ID] [--limit 50] [--offset 0] [--json]
 scandesk scans get SCAN_ID [--json]
 scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   Lists the scans you can see, newest first, or shows one scan with its violations (the first 1,000;
@@ -46,7 +46,8 @@ scandesk scans violations SCAN_ID [--offset 0] [--limit 100] [--json]
   includes that whole UTC day (--since 2026-11-01 --until 2026-11-01 lists that day's scans), with a
   date-time it ends just before that instant. --package-id finds the scans you imported by the id
   they had in their package (shown by \`scans get\` as "package id"). --source pulled lists the scans a
-  sync brought from remotes; --origin-id finds a pulled scan by its id on its remote.`;
+  sync brought from remotes; --origin local lists the scans made here, --origin team those pulled from the
+  remote called team; --origin-id finds a pulled scan by its id on its remote.`;
 
 export const evidenceHelp = `scandesk evidence SCAN_ID [--types timeline,token_breakdown,violations] [--all] [--json]
 scandesk evidence download SCAN_ID [-o FILE.zip] [--force] [--json]

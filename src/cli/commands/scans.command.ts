@@ -20,6 +20,7 @@ const LIST_OPTIONS = {
   'package-id': { type: 'string' },
   source: { type: 'string' },
   'origin-id': { type: 'string' },
+  origin: { type: 'string' },
   limit: { type: 'string' },
   offset: { type: 'string' },
 } as const;
@@ -65,6 +66,7 @@ function listQuery(values: Partial<Record<keyof typeof LIST_OPTIONS, string | bo
     ['package-id', 'package_id'],
     ['source', 'source'],
     ['origin-id', 'origin_id'],
+    ['origin', 'origin'],
   ] as const) {
     const value = text(flag);
     if (value !== undefined) query.set(parameter, value);

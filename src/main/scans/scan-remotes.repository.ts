@@ -9,6 +9,19 @@ export async function remoteName(db: Executor, remoteId: string): Promise<string
   return row?.name;
 }
 
+/** A remote's id by its name; undefined when no remote is called so. */
+export async function remoteIdByName(db: Executor, name: string): Promise<string | undefined> {
+  const row = await db.selectFrom('remotes').select('id').where('name', '=', name).executeTakeFirst();
+  return row?.id;
+}
+
+/** The names of the remotes among `ids` (those removed are absent), in one statement. */
+export async function remoteNames(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('remotes').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
 export interface AcknowledgedPush {
   remote: string;
   remote_scan_id: string;

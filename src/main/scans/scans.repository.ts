@@ -31,6 +31,18 @@ export interface ScanFilters {
   source?: ScanSource | undefined;
   /** Pulled scans whose id on their remote is this. */
   origin_id?: string | undefined;
+  /**
+   * Where the scans come from, as the rollups key it: '' made here, else the remote's id; null an
+   * origin not in this store, which matches nothing (docs/contract/api.md#origins).
+   */
+  origin_key?: string | null | undefined;
+}
+
+/** The condition an origin_key filter puts on a rollup's rows: none, or one. */
+export function rollupOrigin(table: Rollup, key: string | null | undefined): RawBuilder<SqlBool>[] {
+  if (key === undefined) return [];
+  if (key === null) return [sql<SqlBool>`1 = 0`];
+  return [sql<SqlBool>`${sql.ref(`${table}.origin_key`)} = ${key}`];
 }
 
 /** The organizations whose scans the user sees as an owner or admin. */
@@ -42,7 +54,7 @@ function managedOrganizations(userId: string) {
     .where('memberships.role', 'in', ['owner', 'admin']);
 }
 
-type Rollup = 'scan_counts' | 'scan_days' | 'violation_days';
+export type Rollup = 'scan_counts' | 'scan_days' | 'violation_days';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
 export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBool> =>
@@ -92,6 +104,9 @@ export function matching(filters: ScanFilters) {
     }
     if (filters.source !== undefined) conditions.push(eb('scans.source', '=', filters.source));
     if (filters.origin_id !== undefined) conditions.push(eb('scans.origin_id', '=', filters.origin_id));
+    if (filters.origin_key === null) conditions.push(sql<SqlBool>`1 = 0`);
+    else if (filters.origin_key === '') conditions.push(eb('scans.origin_remote_id', 'is', null));
+    else if (filters.origin_key !== undefined) conditions.push(eb('scans.origin_remote_id', '=', filters.origin_key));
     if (filters.package_id !== undefined) {
       // A package id is the importer's own word for a scan: never looked up among another
       // user's imports, even ones the caller could otherwise see.
@@ -165,7 +180,7 @@ async function countScans(db: Executor, userId: string, filters: ScanFilters): P
 /**
  * The number of visible scans matching the filters, never an estimate. Without a time range: a
  * sum over the scan_counts rollup (a few thousand rows at most, whatever the store's size). With
- * one, filtering at most by tool and organization: the whole UTC days inside it summed from
+ * one, filtering at most by tool, organization and origin: the whole UTC days inside it summed from
  * scan_days and the partial days at its ends counted. Otherwise a count over the list indexes,
  * which carry every column the filters and the visibility rule read (~0.3 µs per match).
  */
@@ -198,6 +213,7 @@ async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters)
         ...(filters.organization_id === undefined
           ? []
           : [eb('scan_counts.organization_key', '=', filters.organization_id)]),
+        ...rollupOrigin('scan_counts', filters.origin_key),
         ...(filters.has_violations === undefined
           ? []
           : [eb('scan_counts.with_violations', '=', filters.has_violations ? 1 : 0)]),
@@ -219,6 +235,7 @@ async function sumScanDays(db: Executor, userId: string, filters: ScanFilters, d
         ...(filters.organization_id === undefined
           ? []
           : [eb('scan_days.organization_key', '=', filters.organization_id)]),
+        ...rollupOrigin('scan_days', filters.origin_key),
         ...(days.since === undefined ? [] : [eb('scan_days.day', '>=', days.since)]),
         ...(days.until === undefined ? [] : [eb('scan_days.day', '<', days.until)]),
       ]),

@@ -16,7 +16,8 @@ import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
 import { conflict, DomainError, notFound } from '../domain-error';
 import { toScan, toScanFor, toScanNotice, toScanSummary, toSyncMarks } from './scan-mapping';
-import { acknowledgedPushes, remoteName } from './scan-remotes.repository';
+import { acknowledgedPushes, remoteIdByName, remoteName, remoteNames } from './scan-remotes.repository';
+import { LOCAL_ORIGIN } from '../../shared/api/origins';
 import { GridRecorder } from '../evidence/timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
 import { GRID_MIN_ENTRIES } from '../evidence/timeline/timeline-grid';
@@ -55,13 +56,23 @@ export function toFilters(
   };
 }
 
-/** toFilters, with a `tool_prefix` turned into the exact tool names it stands for among the user's scans. */
+/** An `origin` filter in store terms: '' made here, a remote's id, or null for a name no remote has. */
+async function originKey(db: Db, origin: string | undefined): Promise<string | null | undefined> {
+  if (origin === undefined) return undefined;
+  if (origin === LOCAL_ORIGIN) return '';
+  return (await remoteIdByName(db, origin)) ?? null;
+}
+
+/**
+ * toFilters, with a `tool_prefix` turned into the exact tool names it stands for among the user's
+ * scans and an `origin` into the key the store has for it.
+ */
 export async function resolveFilters(
   db: Db,
   userId: string,
   query: Omit<Partial<ScanListQuery>, 'limit' | 'offset' | 'sort' | 'after'>,
 ): Promise<repo.ScanFilters> {
-  const filters = toFilters(query, userId);
+  const filters = { ...toFilters(query, userId), origin_key: await originKey(db, query.origin) };
   if (query.tool_prefix === undefined) return filters;
   return { ...filters, tools: await toolsWithPrefix(db, userId, query.tool_prefix) };
 }
@@ -90,7 +101,15 @@ export async function listScans(db: Db, userId: string, query: ScanListQuery): P
     toOrder(query.sort),
     after,
   );
-  return { scans: rows.map(toScanSummary), total };
+  // A pulled row says where it came from, its remote named as on the scan object.
+  const remotes = await remoteNames(db, [...new Set(rows.flatMap((row) => row.origin_remote_id ?? []))]);
+  const scans = rows.map((row) => {
+    const summary = toScanSummary(row);
+    if (row.origin_id === null) return summary;
+    const remote = row.origin_remote_id === null ? null : (remotes.get(row.origin_remote_id) ?? null);
+    return { ...summary, origin: { remote, id: row.origin_id } };
+  });
+  return { scans, total };
 }
 
 export async function readScan(db: Db, userId: string, id: string): Promise<Scan> {

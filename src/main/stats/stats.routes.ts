@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { OriginList } from '../../shared/api/origins';
 import { TokenStats, TokenStatsQuery, ViolationStats, ViolationStatsQuery } from '../../shared/api/stats';
 import type { RouteDeps } from '../http/route-types';
+import { visibleOrigins } from './origins.repository';
 import { tokenStats, violationStats } from './stats.service';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { db }) => {
@@ -28,5 +30,18 @@ export const statsRoutes: FastifyPluginAsyncTypebox<RouteDeps> = async (app, { d
       },
     },
     async (request) => violationStats(db, request.user.id, request.query),
+  );
+
+  app.get(
+    '/v1/stats/origins',
+    {
+      schema: {
+        tags: ['stats'],
+        summary:
+          "Where the visible scans come from (`local`, each remote), with how many each: the origin filter's choices",
+        response: { 200: OriginList },
+      },
+    },
+    async (request) => visibleOrigins(db, request.user.id),
   );
 };

@@ -9,8 +9,8 @@ import type {
 import { keyedRecord } from '../../shared/keyed-record';
 import { formatTimestamp } from '../../shared/time';
 import { bigint, type Db, doubleSum } from '../db/index';
-import { matching, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
-import { toFilters } from '../scans/scans.service';
+import { matching, rollupOrigin, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
+import { resolveFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
 import { splitByDays, type Span } from '../scans/day-split';
 
@@ -63,6 +63,7 @@ async function dayRollupRows(
   if (filters.tool !== undefined) query = query.where('scan_days.tool', '=', filters.tool);
   if (filters.organization_id !== undefined)
     query = query.where('scan_days.organization_key', '=', filters.organization_id);
+  for (const condition of rollupOrigin('scan_days', filters.origin_key)) query = query.where(condition);
   if (days.since !== undefined) query = query.where('scan_days.day', '>=', days.since);
   if (days.until !== undefined) query = query.where('scan_days.day', '<', days.until);
   const rows = await query
@@ -80,14 +81,14 @@ async function dayRollupRows(
 
 /**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
- * optionally split by tool or action (docs/contract/api.md#aggregates). Buckets without scans are absent.
+ * optionally split by tool or action, of one origin or all (docs/contract/api.md#aggregates). Buckets without scans are absent.
  * Day buckets of whole days come from the scan_days rollup; partial days and hour buckets from
  * the scans.
  */
 export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery): Promise<TokenStats> {
   const width = BUCKET_MS[query.bucket];
   const groupBy = query.group_by;
-  const filters = toFilters(query);
+  const filters = await resolveFilters(db, userId, query);
   const { days, edges } = query.bucket === 'day' ? splitByDays(filters) : { days: null, edges: [filters] };
   const parts = await Promise.all([
     ...(days ? [dayRollupRows(db, userId, filters, days, groupBy)] : []),
@@ -124,7 +125,7 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
  * violation_days rollup, partial days from the violations themselves.
  */
 export async function violationStats(db: Db, userId: string, query: ViolationStatsQuery): Promise<ViolationStats> {
-  const filters = toFilters(query);
+  const filters = await resolveFilters(db, userId, query);
   const { days, edges } = splitByDays(filters);
   const fromScans = edges.map((edge) =>
     db
@@ -158,6 +159,7 @@ async function violationDayRows(db: Db, userId: string, filters: ScanFilters, da
   if (filters.organization_id !== undefined) {
     query = query.where('violation_days.organization_key', '=', filters.organization_id);
   }
+  for (const condition of rollupOrigin('violation_days', filters.origin_key)) query = query.where(condition);
   if (days.since !== undefined) query = query.where('violation_days.day', '>=', days.since);
   if (days.until !== undefined) query = query.where('violation_days.day', '<', days.until);
   return query

@@ -13,7 +13,7 @@ export const RemoteName = Type.String({
   pattern: REMOTE_NAME_PATTERN,
   errorMessage: 'must be 1–64 characters of a–z 0–9 . _ -, starting with a letter or digit',
   description:
-    'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit',
+    'What you call the remote (`scandesk sync team`): 1–64 of a–z 0–9 . _ -, starting with a letter or digit; not `local`, which names the scans made here (the create answers 400)',
 });
 
 /** Long enough for any base URL a person types, short enough to log and show. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateOrDateTime, Id, InputTimestamp, Label, plainText, TokenCount, Timestamp, Until } from './common';
+import { OriginFilter } from './origins';
 import { ToolPrefix } from './tools';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
@@ -104,6 +105,10 @@ export const ScanSummary = Type.Object({
   source: Type.Enum(SCAN_SOURCES),
   violation_count: Type.Integer({ minimum: 0 }),
   worst_severity: Type.Union([SeveritySchema, Type.Null()]),
+  origin: Type.Optional({
+    ...ScanOrigin,
+    description: '(extension) a pulled scan in a list answer: the remote it came from and its id there',
+  }),
 });
 export type ScanSummary = Static<typeof ScanSummary>;
 
@@ -217,6 +222,7 @@ export const ScanListQuery = Type.Object(
       description:
         "pulled scans whose id on their remote is this one, from any remote (extension): a remote's link resolved here",
     }),
+    origin: Type.Optional(OriginFilter),
     package_id: Type.Optional({
       ...Id,
       description: "scans you imported from a package in which this was their id (extension); never anyone else's",

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateOrDateTime, Id, Label, Timestamp, Until } from './common';
+import { OriginFilter } from './origins';
 
 export const STAT_BUCKETS = ['hour', 'day'] as const;
 export type StatBucket = (typeof STAT_BUCKETS)[number];
@@ -12,6 +13,7 @@ export const TokenStatsQuery = Type.Object(
     until: Type.Optional(Until),
     tool: Type.Optional(Label),
     organization_id: Type.Optional(Id),
+    origin: Type.Optional(OriginFilter),
     bucket: Type.Enum(STAT_BUCKETS, { default: 'day' }),
     group_by: Type.Optional(Type.Enum(STAT_GROUPS)),
   },
@@ -45,6 +47,7 @@ export const ViolationStatsQuery = Type.Object(
     since: Type.Optional(DateOrDateTime),
     until: Type.Optional(Until),
     organization_id: Type.Optional(Id),
+    origin: Type.Optional(OriginFilter),
   },
   { additionalProperties: false },
 );

@@ -96,6 +96,7 @@ describe('laptops and a team server', () => {
     expect(await tools('--source', 'pulled')).toEqual(['claude-code']);
     expect(await tools('--source', 'submitted')).toEqual([]);
     expect(await tools('--origin-id', onTeam!.id)).toEqual(['claude-code']);
+    expect(await tools('--origin', 'team', '--since', '2000-01-01')).toEqual(['claude-code']);
   });
 
   it('sends a scan submitted while the team is down once it is back, and the other laptop gets it', async () => {

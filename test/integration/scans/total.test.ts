@@ -4,13 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScanList, ScanStatus } from '../../../src/shared/api/scans';
 import { deleteUser } from '../../../src/main/users/users.repository';
 import { createRoleWorld, fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 // The list's `total` comes from the scan_counts rollup without a time range, and from the
 // scan_days rollup for the whole days of one. These runs write scans through every path that
 // changes them (inserts, updates, deleting an organization or a user, both of which cascade) and
 // check the rollup against a recount, and every user's totals, over ranges aligned to days or
-// not, against the visibility rule worked out here from the raw rows.
+// not, against the visibility rule worked out here from the raw rows. Some scans are pulled from
+// one of two remotes, and a remote may be removed (its scans become local): the `origin` filter's
+// totals come from the same rollups.
 
 const TOOLS = ['claude-code', 'cursor', 'ChatGPT'] as const;
 const HOUR = 3_600_000;
@@ -34,11 +37,18 @@ const rangeQuery = ({ since, until }: { since?: number; until?: number }): strin
 const STATUSES: readonly ScanStatus[] = ['pending', 'running', 'completed', 'failed'];
 
 type Step =
-  | { kind: 'insert'; scans: { org: number; user: number; tool: number; status: number; violations: number }[] }
+  | {
+      kind: 'insert';
+      scans: { org: number; user: number; tool: number; status: number; violations: number; origin: number }[];
+    }
   | { kind: 'update'; scan: number; org: number; tool: number; status: number; violations: number }
   | { kind: 'delete-scan'; scan: number }
   | { kind: 'delete-org'; org: number }
-  | { kind: 'delete-user'; user: number };
+  | { kind: 'delete-user'; user: number }
+  | { kind: 'delete-remote'; remote: number };
+
+/** Two remotes, filling the owner's and the member's stores. */
+const REMOTES = ['team', 'lab'] as const;
 
 const index = (n: number) => fc.nat({ max: n - 1 });
 const scanShape = fc.record({
@@ -47,6 +57,8 @@ const scanShape = fc.record({
   tool: index(TOOLS.length),
   status: index(STATUSES.length),
   violations: fc.constantFrom(0, 0, 1, 3),
+  // 0: made here; 1, 2: pulled from a remote.
+  origin: fc.constantFrom(0, 0, 1, 2),
 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -67,6 +79,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-scan'), scan: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-org'), org: index(2) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-user'), user: fc.integer({ min: 1, max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-remote'), remote: index(REMOTES.length) }) },
 ) as fc.Arbitrary<Step>;
 
 interface World {
@@ -74,12 +87,19 @@ interface World {
   users: TestUser[];
   /** Two organizations (either may be deleted) and "none". */
   orgs: (string | null)[];
+  /** The remotes' ids, as REMOTES names them. */
+  remotes: string[];
   nextScan: number;
 }
 
 async function setUp(): Promise<World> {
   const ctx = await createTestContext();
-  return { ctx, ...(await createRoleWorld(ctx)), nextScan: 1 };
+  const world = await createRoleWorld(ctx);
+  const remotes = [
+    (await insertRemote(ctx.db, { id: 'rmt_team', name: REMOTES[0], user_id: world.users[0]!.id })).id,
+    (await insertRemote(ctx.db, { id: 'rmt_lab', name: REMOTES[1], user_id: world.users[2]!.id })).id,
+  ];
+  return { ctx, ...world, remotes, nextScan: 1 };
 }
 
 async function scanIds(world: World): Promise<string[]> {
@@ -91,6 +111,7 @@ async function apply(world: World, next: Step): Promise<void> {
   const { ctx, users, orgs } = world;
   const alive = new Set((await ctx.db.selectFrom('users').select('id').execute()).map((row) => row.id));
   const liveOrgs = new Set((await ctx.db.selectFrom('organizations').select('id').execute()).map((row) => row.id));
+  const liveRemotes = new Set((await ctx.db.selectFrom('remotes').select('id').execute()).map((row) => row.id));
   const orgOf = (n: number): string | null => {
     const org = orgs[n] ?? null;
     return org !== null && liveOrgs.has(org) ? org : null;
@@ -108,6 +129,16 @@ async function apply(world: World, next: Step): Promise<void> {
           status: STATUSES[shape.status],
           organization_id: orgOf(shape.org),
           violation_count: shape.violations,
+          ...(shape.origin === 0
+            ? {}
+            : {
+                origin: {
+                  remote_id: liveRemotes.has(world.remotes[shape.origin - 1]!)
+                    ? world.remotes[shape.origin - 1]!
+                    : null,
+                  id: `remote_${world.nextScan}`,
+                },
+              }),
         }));
       if (fixtures.length > 0) await insertScans(ctx.db, fixtures);
       return;
@@ -146,6 +177,10 @@ async function apply(world: World, next: Step): Promise<void> {
     case 'delete-user':
       await deleteUser(ctx.db, users[next.user]!.id);
       return;
+    case 'delete-remote':
+      // What was pulled stays, as local data: the store sets its origin_remote_id null.
+      await ctx.db.deleteFrom('remotes').where('id', '=', world.remotes[next.remote]!).execute();
+      return;
   }
 }
 
@@ -160,11 +195,13 @@ async function rollupAndRecount(world: World) {
     .orderBy('tool')
     .orderBy('status')
     .orderBy('with_violations')
+    .orderBy('origin_key')
     .execute();
   const recount = await sql<(typeof rollup)[number]>`
     SELECT coalesce(organization_id, '') AS organization_key, submitted_by, tool, status,
-      CASE WHEN violation_count > 0 THEN 1 ELSE 0 END AS with_violations, count(*) AS scans
-    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+      CASE WHEN violation_count > 0 THEN 1 ELSE 0 END AS with_violations,
+      coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans
+    FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   return { rollup, recount: recount.rows };
 }
 
@@ -175,6 +212,9 @@ const FILTERS = [
   '&has_violations=true',
   '&has_violations=false',
   '&tool=cursor&status=completed&has_violations=true',
+  '&origin=local',
+  // With a range over the rollup's days, and a name no remote has: origins.routes.test.ts.
+  ...REMOTES.map((remote) => `&origin=${remote}`),
 ];
 
 async function expectTotals(world: World): Promise<void> {
@@ -183,6 +223,13 @@ async function expectTotals(world: World): Promise<void> {
   const managed = await ctx.db.selectFrom('memberships').where('role', 'in', ['owner', 'admin']).selectAll().execute();
   const orgs = (await ctx.db.selectFrom('organizations').select('id').execute()).map((row) => row.id);
   const alive = new Set((await ctx.db.selectFrom('users').select('id').execute()).map((row) => row.id));
+  const remoteIds = new Map(
+    (await ctx.db.selectFrom('remotes').select(['id', 'name']).execute()).map((r) => [r.name, r.id]),
+  );
+  const originOf = (scan: (typeof scans)[number]): string =>
+    scan.origin_remote_id === null ? 'local' : `remote:${scan.origin_remote_id}`;
+  const wanted = (origin: string): string =>
+    origin === 'local' ? 'local' : remoteIds.has(origin) ? `remote:${remoteIds.get(origin)}` : 'none';
   for (const user of users.filter((u) => alive.has(u.id))) {
     const mine = new Set(managed.filter((m) => m.user_id === user.id).map((m) => m.organization_id));
     const visible = scans.filter(
@@ -195,7 +242,8 @@ async function expectTotals(world: World): Promise<void> {
           (!params.has('tool') || scan.tool === params.get('tool')) &&
           (!params.has('status') || scan.status === params.get('status')) &&
           (!params.has('organization_id') || scan.organization_id === params.get('organization_id')) &&
-          (!params.has('has_violations') || scan.violation_count > 0 === (params.get('has_violations') === 'true')),
+          (!params.has('has_violations') || scan.violation_count > 0 === (params.get('has_violations') === 'true')) &&
+          (!params.has('origin') || originOf(scan) === wanted(params.get('origin')!)),
       );
       for (const range of [{}, ...RANGES]) {
         const expected = matches.filter(
@@ -238,18 +286,20 @@ describe('scan totals (the scan_counts rollup)', () => {
     await apply(world, {
       kind: 'insert',
       scans: [
-        { org: 0, user: 1, tool: 0, status: 2, violations: 1 },
-        { org: 2, user: 2, tool: 1, status: 3, violations: 0 },
+        { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
+        { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
       ],
     });
     const { db } = world.ctx;
     await db.deleteFrom('scan_counts').execute();
-    // Re-run the migration's fill on the emptied rollup, as an upgraded store would.
-    const { up, down } = await import('../../../src/main/db/migrations/2026_11_21_090000_create_scan_counts');
+    // Re-run the migrations' fills on the emptied rollup, as an upgraded store would: the one that
+    // keyed it by origin, back to the one before and forward again.
+    const { up, down } = await import('../../../src/main/db/migrations/2026_11_27_130000_split_rollups_by_origin');
     await down(db);
     await up(db);
     const { rollup, recount } = await rollupAndRecount(world);
     expect(rollup).toHaveLength(2);
+    expect(rollup.map((row) => row.origin_key).sort()).toEqual(['', 'rmt_team']);
     expect(rollup).toEqual(recount);
   });
 });

@@ -6,12 +6,15 @@ import type { Severity } from '../../../src/shared/api/scans';
 import { splitByDays } from '../../../src/main/scans/day-split';
 import { deleteUser } from '../../../src/main/users/users.repository';
 import { createRoleWorld, fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
+import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 // The overview's stats read whole UTC days from the scan_days and violation_days rollups and
 // partial days from the scans. These runs write scans and violations through every path that
 // changes them (inserts, updates, direct and cascading deletes) and compare the rollups with a
 // recount, and the stats endpoints, for ranges aligned to days or not, with what the raw rows say.
+// Some scans are pulled from one of two remotes, which may be removed (their scans become local):
+// the `origin` filter, "this laptop" or one remote apart, reads the same rollups.
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -22,6 +25,7 @@ const TOOLS = ['claude-code', 'cursor'] as const;
 const ACTIONS = ['edit', 'chat', 'run'] as const;
 const SEVERITIES: readonly Severity[] = ['low', 'medium', 'high', 'critical'];
 const RULES = ['tool.blocked', 'tokens.scan_limit', 'action.blocked'] as const;
+const REMOTES = ['team', 'lab'] as const;
 
 const index = (n: number) => fc.nat({ max: n - 1 });
 const scanShape = fc.record({
@@ -32,6 +36,8 @@ const scanShape = fc.record({
   action: index(ACTIONS.length),
   tokens: fc.nat({ max: 10_000 }),
   violations: fc.array(fc.record({ severity: index(SEVERITIES.length), rule: index(RULES.length) }), { maxLength: 3 }),
+  // 0: made here; 1, 2: pulled from a remote.
+  origin: fc.constantFrom(0, 0, 1, 2),
 });
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
@@ -43,7 +49,8 @@ type Step =
   | { kind: 'delete-scan'; scan: number }
   | { kind: 'delete-violation'; violation: number }
   | { kind: 'delete-org'; org: number }
-  | { kind: 'delete-user'; user: number };
+  | { kind: 'delete-user'; user: number }
+  | { kind: 'delete-remote'; remote: number };
 
 const step = fc.oneof(
   {
@@ -75,6 +82,7 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-violation'), violation: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-org'), org: index(2) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-user'), user: fc.integer({ min: 1, max: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-remote'), remote: index(REMOTES.length) }) },
 ) as fc.Arbitrary<Step>;
 
 /** A range end: open, a UTC midnight, or any instant, over the data's days and a bit beyond. */
@@ -90,18 +98,26 @@ const statsQuery = fc.record({
   group_by: fc.constantFrom(undefined, 'tool', 'action'),
   tool: fc.constantFrom(undefined, ...TOOLS),
   org: fc.constantFrom(undefined, 0, 1),
+  origin: fc.constantFrom(undefined, 'local', ...REMOTES, 'nowhere'),
 });
 
 interface World {
   ctx: TestContext;
   users: TestUser[];
   orgs: (string | null)[];
+  /** The remotes' ids, as REMOTES names them. */
+  remotes: string[];
   nextId: number;
 }
 
 async function setUp(): Promise<World> {
   const ctx = await createTestContext();
-  return { ctx, ...(await createRoleWorld(ctx)), nextId: 1 };
+  const world = await createRoleWorld(ctx);
+  const remotes = [
+    (await insertRemote(ctx.db, { id: 'rmt_team', name: REMOTES[0], user_id: world.users[0]!.id })).id,
+    (await insertRemote(ctx.db, { id: 'rmt_lab', name: REMOTES[1], user_id: world.users[2]!.id })).id,
+  ];
+  return { ctx, ...world, remotes, nextId: 1 };
 }
 
 async function ids(world: World, table: 'scans' | 'violations'): Promise<string[]> {
@@ -115,6 +131,8 @@ async function apply(world: World, next: Step): Promise<void> {
   const alive = new Set((await db.selectFrom('users').select('id').execute()).map((row) => row.id));
   const liveOrgs = new Set((await db.selectFrom('organizations').select('id').execute()).map((row) => row.id));
   const orgOf = (n: number): string | null => (orgs[n] && liveOrgs.has(orgs[n]) ? orgs[n] : null);
+  const liveRemotes = new Set((await db.selectFrom('remotes').select('id').execute()).map((row) => row.id));
+  const remoteOf = (n: number): string | null => (liveRemotes.has(world.remotes[n]!) ? world.remotes[n]! : null);
   const pick = async (table: 'scans' | 'violations', n: number): Promise<string | undefined> => {
     const all = await ids(world, table);
     return all.length === 0 ? undefined : all[n % all.length];
@@ -131,6 +149,9 @@ async function apply(world: World, next: Step): Promise<void> {
         tokens: shape.tokens,
         organization_id: orgOf(shape.org),
         violation_count: shape.violations.length,
+        ...(shape.origin === 0
+          ? {}
+          : { origin: { remote_id: remoteOf(shape.origin - 1), id: `remote_${world.nextId}` } }),
       }));
       if (fixtures.length === 0) return;
       await insertScans(db, fixtures);
@@ -195,27 +216,31 @@ async function apply(world: World, next: Step): Promise<void> {
     case 'delete-user':
       await deleteUser(db, users[next.user]!.id);
       return;
+    case 'delete-remote':
+      // What was pulled stays, as local data: the store sets its origin_remote_id null.
+      await db.deleteFrom('remotes').where('id', '=', world.remotes[next.remote]!).execute();
+      return;
   }
 }
 
 async function expectRollupsMatchRecount(world: World): Promise<void> {
   const { db } = world.ctx;
   const scanDays = await sql`
-    SELECT day, organization_key, submitted_by, tool, action, scans, tokens, violations FROM scan_days
-    ORDER BY 1, 2, 3, 4, 5`.execute(db);
+    SELECT day, organization_key, submitted_by, tool, action, origin_key, scans, tokens, violations FROM scan_days
+    ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   const scanRecount = await sql`
     SELECT created_at - created_at % ${DAY} AS day, coalesce(organization_id, '') AS organization_key,
-      submitted_by, tool, action, count(*) AS scans, sum(tokens) AS tokens, sum(violation_count) AS violations
-    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+      submitted_by, tool, action, coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans,
+      sum(tokens) AS tokens, sum(violation_count) AS violations
+    FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   expect(scanDays.rows).toEqual(scanRecount.rows);
   const violationDays = await sql`
-    SELECT day, organization_key, submitted_by, severity, rule, violations FROM violation_days ORDER BY 1, 2, 3, 4, 5`.execute(
-    db,
-  );
+    SELECT day, organization_key, submitted_by, severity, rule, origin_key, violations FROM violation_days
+    ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   const violationRecount = await sql`
     SELECT s.created_at - s.created_at % ${DAY} AS day, coalesce(s.organization_id, '') AS organization_key,
-      s.submitted_by, v.severity, v.rule, count(*) AS violations
-    FROM violations v JOIN scans s ON s.id = v.scan_id GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+      s.submitted_by, v.severity, v.rule, coalesce(s.origin_remote_id, '') AS origin_key, count(*) AS violations
+    FROM violations v JOIN scans s ON s.id = v.scan_id GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   expect(violationDays.rows).toEqual(violationRecount.rows);
 }
 
@@ -234,14 +259,22 @@ async function expectStats(world: World, user: TestUser, query: Query): Promise<
         .execute()
     ).map((row) => row.organization_id),
   );
+  const remoteIds = new Map(
+    (await db.selectFrom('remotes').select(['id', 'name']).execute()).map((r) => [r.name, r.id]),
+  );
   const scans = (await db.selectFrom('scans').selectAll().execute()).filter(
     (scan) =>
       (scan.submitted_by === user.id || (scan.organization_id !== null && managed.has(scan.organization_id))) &&
       (query.since === undefined || scan.created_at >= query.since) &&
       (query.until === undefined || scan.created_at < query.until) &&
-      (org === undefined || scan.organization_id === org),
+      (org === undefined || scan.organization_id === org) &&
+      (query.origin === undefined ||
+        (query.origin === 'local'
+          ? scan.origin_remote_id === null
+          : scan.origin_remote_id === remoteIds.get(query.origin))),
   );
   const params = new URLSearchParams({
+    ...(query.origin === undefined ? {} : { origin: query.origin }),
     ...(query.since === undefined ? {} : { since: new Date(query.since).toISOString() }),
     ...(query.until === undefined ? {} : { until: new Date(query.until).toISOString() }),
     ...(org === undefined ? {} : { organization_id: org }),

@@ -19,6 +19,7 @@ import * as createRemotes from './2026_11_26_160000_create_remotes';
 import * as trackChanges from './2026_11_26_170000_track_changes';
 import * as createSubmitKeys from './2026_11_26_170500_create_submit_keys';
 import * as storePulledScans from './2026_11_26_175000_store_pulled_scans';
+import * as splitRollupsByOrigin from './2026_11_27_130000_split_rollups_by_origin';
 import * as keepSyncBucketSets from './2026_11_27_140000_keep_sync_bucket_sets';
 import * as indexScanDaysByOrganization from './2026_11_27_140100_index_scan_days_by_organization';
 
@@ -47,6 +48,7 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_26_170000_track_changes': trackChanges,
   '2026_11_26_170500_create_submit_keys': createSubmitKeys,
   '2026_11_26_175000_store_pulled_scans': storePulledScans,
+  '2026_11_27_130000_split_rollups_by_origin': splitRollupsByOrigin,
   '2026_11_27_140000_keep_sync_bucket_sets': keepSyncBucketSets,
   '2026_11_27_140100_index_scan_days_by_organization': indexScanDaysByOrganization,
 };

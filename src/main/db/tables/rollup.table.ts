@@ -1,7 +1,8 @@
 import type { Severity } from '../../../shared/api/scans';
 
-// Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000 and
-// 2026_11_21_100000): sums over these stand in for scans over every visible row.
+// Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
+// 2026_11_21_100000, keyed by origin since 2026_11_27_130000): sums over these stand in for scans
+// over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
 export interface ScanCountTable {
@@ -12,6 +13,8 @@ export interface ScanCountTable {
   status: string;
   /** 1 when violation_count > 0, else 0. */
   with_violations: number;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
   scans: number;
 }
 
@@ -24,6 +27,8 @@ export interface ScanDayTable {
   submitted_by: string;
   tool: string;
   action: string;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
   scans: number;
   /** numeric on PostgreSQL, where a bigint overflows (migration 2026_11_25_180000): read it through doubleSum. */
   tokens: number;
@@ -38,5 +43,7 @@ export interface ViolationDayTable {
   submitted_by: string;
   severity: Severity;
   rule: string;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
   violations: number;
 }

@@ -4,6 +4,7 @@ import type { SyncSummary } from '../../../shared/api/sync';
 import { formatTimestamp } from '../../../shared/time';
 import { type Db, type Executor, inTransaction, type RemoteRow, type RemoteUpdate } from '../../db/index';
 import { conflict, DomainError, forbidden, notFound } from '../../domain-error';
+import { LOCAL_ORIGIN } from '../../../shared/api/origins';
 import { newId } from '../../ids';
 import { RemoteClient, type RemoteTimeouts } from '../client/remote-client';
 import { RemoteError, RemoteRefused, RemoteUnreachable, RemoteUntrusted } from '../client/remote-errors';
@@ -102,6 +103,11 @@ export async function createRemote(
   userId: string,
   body: CreateRemoteBody,
 ): Promise<Remote> {
+  // `local` names what was made here in an origin filter (docs/contract/api.md#origins).
+  if (body.name === LOCAL_ORIGIN) {
+    const message = 'must not be `local`, which names the scans made here';
+    throw new DomainError('validation_failed', `name ${message}`, [{ field: 'name', message }]);
+  }
   const dir = needDataDir(dataDir);
   const allowInsecureHttp = body.allow_insecure_http ?? false;
   const url = checkedUrl(body.url, allowInsecureHttp, 'url');

@@ -7,8 +7,8 @@ import { rankingSummary } from './chart-summaries';
 import type { TimeRange } from './time-range';
 import { useTokenStats } from './use-overview-stats';
 
-export function ActionChart({ range, when }: { range: TimeRange; when: string }) {
-  const stats = useTokenStats(range, 'action');
+export function ActionChart({ range, origin, when }: { range: TimeRange; origin: string | undefined; when: string }) {
+  const stats = useTokenStats(range, 'action', origin);
   const byAction = groupTotals(stats.data?.buckets ?? []);
   return (
     <QueryState isPending={stats.isPending} error={stats.error}>

@@ -3,6 +3,7 @@ import { useMemo, useState } from 'react';
 import { useLive } from '../live/live-context';
 import { ActionChart } from './ActionChart';
 import { selectedRange, toSearch, type SelectedRange } from './overview-search';
+import { OriginPicker, originLabel, useOrigins } from './OriginPicker';
 import { RangePicker } from './RangePicker';
 import { TokenCharts } from './TokenCharts';
 import { useClock } from '../../lib/use-clock';
@@ -26,7 +27,10 @@ export function OverviewPage() {
   const range = useMemo(() => toTimeRange(selected, now), [selected, now]);
   const when = describeRange(selected);
   const clock = useClock();
-  const select = (next: SelectedRange) => void navigate({ search: toSearch(next) });
+  const origin = search.origin;
+  const select = (next: SelectedRange) => void navigate({ search: { ...toSearch(next), origin } });
+  const selectOrigin = (next: string | undefined) => void navigate({ search: { ...toSearch(selected), origin: next } });
+  const origins = useOrigins().data?.origins ?? [];
   // An empty workspace gets what to do instead of six empty cards.
   const storeTotal = useStoreTotal();
 
@@ -36,16 +40,20 @@ export function OverviewPage() {
         <h1>Overview</h1>
         <RangePicker key={`${range.since}-${range.until}`} selected={selected} range={range} onChange={select} />
       </div>
+      {(origins.length > 1 || origin !== undefined) && (
+        <OriginPicker origins={origins} selected={origin} onChange={selectOrigin} />
+      )}
       <p className="overview-range" aria-live="polite">
-        Showing {when} ({describeSpan(range, clock.zone)}), by {range.bucket}.
+        Showing {when} ({describeSpan(range, clock.zone)}), by {range.bucket}
+        {origin === undefined ? '' : `, ${originLabel(origin)} only`}.
       </p>
       {storeTotal === 0 ? (
         <FirstVisit />
       ) : (
         <div className="overview-grid">
-          <TokenCharts range={range} when={when} now={now} />
-          <ActionChart range={range} when={when} />
-          <ViolationCharts range={range} when={when} />
+          <TokenCharts range={range} origin={origin} when={when} now={now} />
+          <ActionChart range={range} origin={origin} when={when} />
+          <ViolationCharts range={range} origin={origin} when={when} />
         </div>
       )}
     </section>

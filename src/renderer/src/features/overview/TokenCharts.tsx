@@ -18,8 +18,18 @@ function withoutCurrent<T extends { start: number }>(rows: readonly T[], current
 const NO_SCANS = 'No scans in this range.';
 
 /** The charts drawn from tokens grouped by tool: tokens over time, activity, top tools. */
-export function TokenCharts({ range, when, now }: { range: TimeRange; when: string; now: number }) {
-  const stats = useTokenStats(range, 'tool');
+export function TokenCharts({
+  range,
+  origin,
+  when,
+  now,
+}: {
+  range: TimeRange;
+  origin: string | undefined;
+  when: string;
+  now: number;
+}) {
+  const stats = useTokenStats(range, 'tool', origin);
   const clock = useClock();
   const buckets = stats.data?.buckets ?? [];
   const formatX = (start: number) => formatBucketStart(start, range.bucket, clock.zone);

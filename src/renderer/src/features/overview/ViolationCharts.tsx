@@ -17,8 +17,16 @@ const SEVERITY_COLORS = {
 
 const NO_VIOLATIONS = 'No violations in this range.';
 
-export function ViolationCharts({ range, when }: { range: TimeRange; when: string }) {
-  const stats = useViolationStats(range);
+export function ViolationCharts({
+  range,
+  origin,
+  when,
+}: {
+  range: TimeRange;
+  origin: string | undefined;
+  when: string;
+}) {
+  const stats = useViolationStats(range, origin);
   const bySeverity = stats.data ? severityData(stats.data) : [];
   const byRule = stats.data ? ruleData(stats.data) : [];
   const empty = byRule.length === 0 ? NO_VIOLATIONS : undefined;

@@ -4,10 +4,12 @@ export interface StatsQuery {
   until: string;
   bucket?: string;
   group_by?: string;
+  /** `local` or a remote's name; absent: every origin together. */
+  origin?: string;
 }
 
 /**
- * Whether `next` is `previous` moved forward in time: the same length, bucket and grouping, ending
+ * Whether `next` is `previous` moved forward in time: the same length, bucket, grouping and origin, ending
  * later. Only then may the old numbers stand in while the new ones load.
  */
 export function sameRangeMovedOn(previous: StatsQuery | undefined, next: StatsQuery): boolean {
@@ -16,6 +18,7 @@ export function sameRangeMovedOn(previous: StatsQuery | undefined, next: StatsQu
   return (
     previous.bucket === next.bucket &&
     previous.group_by === next.group_by &&
+    previous.origin === next.origin &&
     span(previous) === span(next) &&
     Date.parse(next.until) > Date.parse(previous.until)
   );

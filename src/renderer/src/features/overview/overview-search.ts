@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { OriginFilter } from '../../../../shared/api/origins';
 import { parseSearch, SearchDate } from '../../../../shared/search-params';
 
-/** The overview's URL state: `?range=7d`, or `?since=…&until=…` (UTC dates, both inclusive). */
+/**
+ * The overview's URL state: `?range=7d`, or `?since=…&until=…` (UTC dates, both inclusive); and
+ * `origin` (`local` or a remote's name) when the numbers are of one origin only.
+ */
 export const RANGE_PRESETS = ['24h', '7d', '30d', '90d'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
 
@@ -9,6 +13,7 @@ const OverviewSearchSchema = Type.Object({
   range: Type.Optional(Type.Enum(RANGE_PRESETS)),
   since: Type.Optional(SearchDate),
   until: Type.Optional(SearchDate),
+  origin: Type.Optional(OriginFilter),
 });
 
 /** As it lives in the URL: every key optional, so plain links to `/` need no search. */
@@ -24,11 +29,13 @@ export const DEFAULT_RANGE: RangePreset = '30d';
  * range, swapped if given backwards; else a known `range` preset; else nothing (the default).
  */
 export function parseOverviewSearch(input: unknown): OverviewSearch {
-  const { since, until, range } = parseSearch(OverviewSearchSchema, input);
+  const { since, until, range, origin } = parseSearch(OverviewSearchSchema, input);
   if (since !== undefined && until !== undefined) {
-    return since <= until ? { range: undefined, since, until } : { range: undefined, since: until, until: since };
+    return since <= until
+      ? { range: undefined, since, until, origin }
+      : { range: undefined, since: until, until: since, origin };
   }
-  return { range, since: undefined, until: undefined };
+  return { range, since: undefined, until: undefined, origin };
 }
 
 export function selectedRange(input: OverviewSearch): SelectedRange {

@@ -5,4 +5,5 @@ export const statsKeys = {
   all: ['stats'] as const,
   tokens: (query: StatsQuery) => ['stats', 'tokens', query] as const,
   violations: (query: StatsQuery) => ['stats', 'violations', query] as const,
+  origins: ['stats', 'origins'] as const,
 };

@@ -16,20 +16,31 @@ function whileMovingOn<T>(query: StatsQuery) {
     previousQuery && sameRangeMovedOn(previousQuery.queryKey[2] as StatsQuery, query) ? previous : undefined;
 }
 
-export function useTokenStats(range: TimeRange, groupBy: StatGroup) {
-  const query = { since: iso(range.since), until: iso(range.until), bucket: range.bucket, group_by: groupBy };
+/** `origin`: `local` or a remote's name, or undefined for all of them together. */
+export function useTokenStats(range: TimeRange, groupBy: StatGroup, origin: string | undefined) {
+  const query: StatsQuery = {
+    since: iso(range.since),
+    until: iso(range.until),
+    bucket: range.bucket,
+    group_by: groupBy,
+    ...(origin === undefined ? {} : { origin }),
+  };
   return useQuery({
     queryKey: statsKeys.tokens(query),
-    queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', query),
+    queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', { ...query }),
     placeholderData: whileMovingOn<TokenStats>(query),
   });
 }
 
-export function useViolationStats(range: TimeRange) {
-  const query = { since: iso(range.since), until: iso(range.until) };
+export function useViolationStats(range: TimeRange, origin: string | undefined) {
+  const query: StatsQuery = {
+    since: iso(range.since),
+    until: iso(range.until),
+    ...(origin === undefined ? {} : { origin }),
+  };
   return useQuery({
     queryKey: statsKeys.violations(query),
-    queryFn: () => apiGet<ViolationStats>('/v1/stats/violations', query),
+    queryFn: () => apiGet<ViolationStats>('/v1/stats/violations', { ...query }),
     placeholderData: whileMovingOn<ViolationStats>(query),
   });
 }

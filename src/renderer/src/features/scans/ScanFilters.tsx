@@ -4,10 +4,12 @@ import { ToolField } from './ToolField';
 import { SCAN_STATUSES } from '../../../../shared/api/scans';
 import { withFilter, type ScansSearch } from './scans-search';
 import { useOrganizations } from '../organizations/organizations-api';
+import { originLabel, useOrigins } from '../overview/OriginPicker';
 
 /** The filter bar; every change becomes a new URL (and a first page). The table's headers sort. */
 export function ScanFilters({ search, onChange }: { search: ScansSearch; onChange: (next: ScansSearch) => void }) {
   const organizations = useOrganizations();
+  const origins = useOrigins().data?.origins ?? [];
   const set = (patch: Partial<ScansSearch>): void => onChange(withFilter(search, patch));
 
   return (
@@ -65,6 +67,19 @@ export function ScanFilters({ search, onChange }: { search: ScansSearch; onChang
             <option value={search.organization_id}>{search.organization_id}</option>
           )}
       </SelectFilter>
+      {/* Only where there is something to tell apart: pulled scans, or a remote filling this store. */}
+      {(origins.length > 1 || search.origin !== undefined) && (
+        <SelectFilter id="scans-origin" label="Origin" value={search.origin} onChange={(origin) => set({ origin })}>
+          {origins.map(({ origin }) => (
+            <option key={origin} value={origin}>
+              {originLabel(origin)}
+            </option>
+          ))}
+          {search.origin !== undefined && !origins.some((o) => o.origin === search.origin) && (
+            <option value={search.origin}>{search.origin}</option>
+          )}
+        </SelectFilter>
+      )}
       <SelectFilter
         id="scans-violations"
         label="Violations"

@@ -14,11 +14,25 @@ const column = createColumnHelper<ScanSummary>();
 const COLUMNS = [
   column.accessor('id', {
     header: 'ID',
-    cell: (info) => (
-      <Link to="/scans/$scanId" params={{ scanId: info.getValue() }} className="mono">
-        {info.getValue()}
-      </Link>
-    ),
+    cell: (info) => {
+      const origin = info.row.original.origin;
+      return (
+        <>
+          <Link to="/scans/$scanId" params={{ scanId: info.getValue() }} className="mono">
+            {info.getValue()}
+          </Link>
+          {/* Where a pulled scan came from; a removed remote's scans are local data. */}
+          {origin && (
+            <span
+              className="origin-badge"
+              title={`Pulled${origin.remote ? ` from ${origin.remote}` : ''}, ${origin.id} there`}
+            >
+              {origin.remote ?? 'pulled'}
+            </span>
+          )}
+        </>
+      );
+    },
   }),
   column.accessor('created_at', {
     header: () => <ZonedTitle>Time</ZonedTitle>,
