@@ -6,9 +6,6 @@ const MOCKING = ['test/unit/desktop/shell.test.ts', 'test/unit/desktop/main.test
 export default defineConfig({
   test: {
     pool: 'forks',
-    // The CLI bundle the end-to-end suites spawn; the PostgreSQL run's private cluster and migrated
-    // template (nothing on SQLite).
-    globalSetup: ['test/helpers/cli-build-global-setup.ts', 'test/helpers/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Explicit includes: Playwright specs (test/browser/*.spec.ts) are not vitest's.
@@ -26,7 +23,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', ...MOCKING] },
+        test: {
+          name: 'isolated',
+          // The CLI bundle the end-to-end suites spawn; the PostgreSQL run's private cluster and
+          // migrated template (nothing on SQLite). Here, not at the top: a top-level global setup
+          // runs once per project.
+          globalSetup: ['test/helpers/cli-build-global-setup.ts', 'test/helpers/postgres-global-setup.ts'],
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts', ...MOCKING],
+        },
       },
     ],
   },

@@ -2,7 +2,7 @@
 // `npm test`: the static checks and every suite (vitest: unit, integration, CLI end-to-end; Playwright: browser
 // and desktop end-to-end), then one closing line `N passed, N failed, N skipped` totalling all of them.
 // CI reads only that line, so it is always printed, and the exit code is non-zero on any failure.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,14 +17,6 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 let broken = false;
 // Each phase's wall time, printed after it and again above the closing line: where CI's time goes.
 const timings = [];
-function timed(name, run) {
-  const started = Date.now();
-  const result = run();
-  const seconds = (Date.now() - started) / 1000;
-  timings.push([name, seconds]);
-  console.log(`--- ${name}: ${seconds.toFixed(1)} s`);
-  return result;
-}
 
 function readJson(file) {
   try {
@@ -32,12 +24,6 @@ function readJson(file) {
   } catch {
     return undefined;
   }
-}
-
-function runSuite(name, command, args) {
-  console.log(`\n=== ${name} ===`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
-  return result.status ?? 1;
 }
 
 // Static checks count as one test each: a type error or a layering violation fails the run. They run
@@ -84,25 +70,44 @@ for (const failed of [failedTypecheck, failedLint]) {
 const built = staticJobs.get('build')?.status === 0;
 if (!built) broken = true;
 
+// One phase in a child: its output straight through, or kept and shown when it ends (`capture`, for
+// a phase that runs beside another); resolves its exit status and records its wall time.
+function runPhase(name, command, args, { env = {}, capture = false } = {}) {
+  if (!capture) console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...env },
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      timings.push([name, seconds]);
+      if (capture) {
+        console.log(`\n=== ${name} ===`);
+        process.stdout.write(output);
+      }
+      console.log(`--- ${name}: ${seconds.toFixed(1)} s`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
 // Vitest: everything on SQLite, then the integration and end-to-end suites again on PostgreSQL
 // (a private cluster started by test/helpers/postgres-global-setup.ts, or the server of
 // SCANDESK_TEST_DATABASE_URL).
-function runVitest(name, paths, env, jsonFile) {
+async function runVitest(name, paths, env, jsonFile, options = {}) {
   const file = join(resultsDir, jsonFile);
-  console.log(`\n=== ${name} ===`);
-  const status = timed(
+  const status = await runPhase(
     name,
-    () =>
-      spawnSync(
-        bin('vitest'),
-        ['run', ...paths, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
-        {
-          cwd: root,
-          stdio: 'inherit',
-          // SCANDESK_BUILT_OUT: out/ was built above, so the build-output test checks it rather than building again.
-          env: { ...process.env, ...(built ? { SCANDESK_BUILT_OUT: '1' } : {}), ...env },
-        },
-      ).status ?? 1,
+    bin('vitest'),
+    ['run', ...paths, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    // SCANDESK_BUILT_OUT: out/ was built above, so the build-output test checks it rather than building again.
+    { ...options, env: { ...(built ? { SCANDESK_BUILT_OUT: '1' } : {}), ...env } },
   );
   const vitest = readJson(file);
   if (vitest) {
@@ -114,35 +119,10 @@ function runVitest(name, paths, env, jsonFile) {
   } else broken = true;
 }
 
-runVitest('vitest: unit, integration, end-to-end (SQLite)', [], { SCANDESK_TEST_BACKEND: 'sqlite' }, 'vitest.json');
-if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST_DATABASE_URL) {
-  // Only the files whose stores follow SCANDESK_TEST_BACKEND: those below never open a store (or,
-  // like bench-smoke, start their children without the test backend), so a PostgreSQL run of them
-  // would repeat the SQLite run exactly.
-  const sameOnEveryBackend = [
-    'test/e2e/build-output.test.ts',
-    'test/e2e/bench-smoke.test.ts',
-    'test/e2e/cli/terminal-escapes.test.ts',
-    'test/integration/fixtures/fake-upstream.test.ts',
-    'test/integration/sync/client/remote-client.test.ts',
-  ];
-  runVitest(
-    'vitest: integration, end-to-end (PostgreSQL)',
-    ['test/integration', 'test/e2e', ...sameOnEveryBackend.map((path) => `--exclude=${path}`)],
-    { SCANDESK_TEST_BACKEND: 'postgres' },
-    'vitest-postgres.json',
-  );
-} else {
-  totals.failed += 1;
-  console.error(
-    '\nPostgreSQL 15 is missing: install postgresql-15 (apt; .ci/run does) or set SCANDESK_TEST_DATABASE_URL to an admin URL',
-  );
-}
-
 // Playwright: the browser suite (playwright.config.ts) and the desktop suite
 // (playwright.electron.config.ts), which skips each of its tests where the Electron binary is missing.
-function runPlaywright(name, config, jsonFile) {
-  const status = timed(name, () => runSuite(name, bin('playwright'), ['test', '--config', config]));
+async function runPlaywright(name, config, jsonFile, options = {}) {
+  const status = await runPhase(name, bin('playwright'), ['test', '--config', config], options);
   // The json reporter's file, set in the config. Its stats count a test once per project that runs it:
   // a browser test tagged @zones counts twice (UTC and New York), and a failure in either is a failure.
   const stats = readJson(join(resultsDir, jsonFile))?.stats;
@@ -154,12 +134,52 @@ function runPlaywright(name, config, jsonFile) {
   } else broken = true;
 }
 
-const playwrightSuites = [
-  ['playwright: browser end-to-end', 'playwright.config.ts', 'playwright.json'],
-  ['playwright: desktop (Electron)', 'playwright.electron.config.ts', 'playwright-electron.json'],
-].filter(([, config]) => existsSync(join(root, config)));
-// Both suites need the built app, built fresh above so that they never test a stale one.
-if (built) for (const [name, config, jsonFile] of playwrightSuites) runPlaywright(name, config, jsonFile);
+await runVitest(
+  'vitest: unit, integration, end-to-end (SQLite)',
+  [],
+  { SCANDESK_TEST_BACKEND: 'sqlite' },
+  'vitest.json',
+);
+
+// The browser suite (one worker, much of it waiting on pages) runs beside the PostgreSQL run (much
+// of it waiting on the database), its output shown when it ends. Both suites need the built app,
+// built fresh above so that they never test a stale one.
+const beside = [];
+if (built && existsSync(join(root, 'playwright.config.ts'))) {
+  beside.push(
+    runPlaywright('playwright: browser end-to-end', 'playwright.config.ts', 'playwright.json', { capture: true }),
+  );
+} else if (!built) broken = true;
+if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST_DATABASE_URL) {
+  // Only the files whose stores follow SCANDESK_TEST_BACKEND: those below never open a store (or,
+  // like bench-smoke, start their children without the test backend), so a PostgreSQL run of them
+  // would repeat the SQLite run exactly.
+  const sameOnEveryBackend = [
+    'test/e2e/build-output.test.ts',
+    'test/e2e/bench-smoke.test.ts',
+    'test/e2e/cli/terminal-escapes.test.ts',
+    'test/integration/fixtures/fake-upstream.test.ts',
+    'test/integration/sync/client/remote-client.test.ts',
+  ];
+  beside.push(
+    runVitest(
+      'vitest: integration, end-to-end (PostgreSQL)',
+      ['test/integration', 'test/e2e', ...sameOnEveryBackend.map((path) => `--exclude=${path}`)],
+      { SCANDESK_TEST_BACKEND: 'postgres' },
+      'vitest-postgres.json',
+    ),
+  );
+} else {
+  totals.failed += 1;
+  console.error(
+    '\nPostgreSQL 15 is missing: install postgresql-15 (apt; .ci/run does) or set SCANDESK_TEST_DATABASE_URL to an admin URL',
+  );
+}
+await Promise.all(beside);
+
+if (built && existsSync(join(root, 'playwright.electron.config.ts'))) {
+  await runPlaywright('playwright: desktop (Electron)', 'playwright.electron.config.ts', 'playwright-electron.json');
+}
 
 if (broken) {
   totals.failed += 1;
