@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm run build:cli` (and `prepare`, so `npm ci` leaves a runnable `scandesk`): bundles the CLI and
+// the server it starts into out/cli/, so a run loads plain JavaScript instead of compiling TypeScript
+// through tsx at every start (`scandesk serve` starts in about a third of the time). Packages stay
+// outside the bundle (better-sqlite3 is a native addon); each command's own modules stay in chunks
+// loaded on demand, so `scandesk --help` does not load the server. bin/scandesk.js runs the sources
+// instead while this build is missing or older than any source file.
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+// esbuild comes with tsx, a dependency (the sources' runner).
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI_OUT_DIR = join(root, 'out', 'cli');
+
+/** Builds out/cli/scandesk.js; `clean` first removes the chunks of earlier builds. */
+export async function buildCli({ clean = false } = {}) {
+  if (clean) rmSync(CLI_OUT_DIR, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { scandesk: 'src/cli/run.ts' },
+    outdir: CLI_OUT_DIR,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+// `--keep` leaves earlier chunks in place, for a build while another run may still be loading them.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href)
+  await buildCli({ clean: !process.argv.includes('--keep') });
