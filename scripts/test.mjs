@@ -141,15 +141,6 @@ await runVitest(
   'vitest.json',
 );
 
-// The browser suite (one worker, much of it waiting on pages) runs beside the PostgreSQL run (much
-// of it waiting on the database), its output shown when it ends. Both suites need the built app,
-// built fresh above so that they never test a stale one.
-const beside = [];
-if (built && existsSync(join(root, 'playwright.config.ts'))) {
-  beside.push(
-    runPlaywright('playwright: browser end-to-end', 'playwright.config.ts', 'playwright.json', { capture: true }),
-  );
-} else if (!built) broken = true;
 if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST_DATABASE_URL) {
   // Only the files whose stores follow SCANDESK_TEST_BACKEND: those below never open a store (or,
   // like bench-smoke, start their children without the test backend), so a PostgreSQL run of them
@@ -161,13 +152,11 @@ if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST
     'test/integration/fixtures/fake-upstream.test.ts',
     'test/integration/sync/client/remote-client.test.ts',
   ];
-  beside.push(
-    runVitest(
-      'vitest: integration, end-to-end (PostgreSQL)',
-      ['test/integration', 'test/e2e', ...sameOnEveryBackend.map((path) => `--exclude=${path}`)],
-      { SCANDESK_TEST_BACKEND: 'postgres' },
-      'vitest-postgres.json',
-    ),
+  await runVitest(
+    'vitest: integration, end-to-end (PostgreSQL)',
+    ['test/integration', 'test/e2e', ...sameOnEveryBackend.map((path) => `--exclude=${path}`)],
+    { SCANDESK_TEST_BACKEND: 'postgres' },
+    'vitest-postgres.json',
   );
 } else {
   totals.failed += 1;
@@ -175,7 +164,12 @@ if (existsSync('/usr/lib/postgresql/15/bin/initdb') || process.env.SCANDESK_TEST
     '\nPostgreSQL 15 is missing: install postgresql-15 (apt; .ci/run does) or set SCANDESK_TEST_DATABASE_URL to an admin URL',
   );
 }
-await Promise.all(beside);
+
+// After the PostgreSQL run, not beside it: on two cores the two together ran past their timeouts.
+// Both need the built app, built fresh above so that they never test a stale one.
+if (built && existsSync(join(root, 'playwright.config.ts'))) {
+  await runPlaywright('playwright: browser end-to-end', 'playwright.config.ts', 'playwright.json');
+} else if (!built) broken = true;
 
 if (built && existsSync(join(root, 'playwright.electron.config.ts'))) {
   await runPlaywright('playwright: desktop (Electron)', 'playwright.electron.config.ts', 'playwright-electron.json');
