@@ -41,9 +41,15 @@ async function scanFrom(page: Page, tool: string, entries: number, gapMs: number
   return submit(page, { tool, action: 'code.edit', tokens: timeline.reduce((s, e) => s + e.tokens, 0), timeline });
 }
 
-/** An axis's tick labels (recharts draws them in a layer of their own, apart from the axis). */
-const axisLabels = (chart: Locator, axis: 'xAxis' | 'yAxis') =>
-  chart.locator(`.recharts-${axis}-tick-labels .recharts-cartesian-axis-tick-value`).allTextContents();
+/**
+ * An axis's tick labels (recharts draws them in a layer of their own, apart from the axis), once
+ * drawn: the header above a chart can show before its data has come.
+ */
+async function axisLabels(chart: Locator, axis: 'xAxis' | 'yAxis'): Promise<string[]> {
+  const labels = chart.locator(`.recharts-${axis}-tick-labels .recharts-cartesian-axis-tick-value`);
+  await expect(labels.first()).toBeVisible();
+  return labels.allTextContents();
+}
 
 const seconds = (clock: string): number => {
   const [h, m, s] = clock.split(':').map(Number);
