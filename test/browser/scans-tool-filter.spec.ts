@@ -24,8 +24,10 @@ test.describe('the tool filter @zones', () => {
   test('typing "cur" suggests Cursor and the other cur… tools, any case, and lists only their scans', async ({
     page,
   }) => {
-    await signIn(page, '/scans');
+    // Before the page loads: the page reads its tool list as it opens, and a tool submitted later
+    // reaches the suggestions only once that list is read again.
     await submit(page, 'cursor-lab');
+    await signIn(page, '/scans');
     const tools = (await (await page.request.get('/v1/tools?prefix=cur', { headers })).json()) as ToolList;
     const names = tools.tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['Cursor', 'cursor-lab']));
