@@ -174,7 +174,7 @@ test('a remote with a wrong token says so; with the right one it is tested, then
   expect(await listed.text()).not.toContain(team.token);
   await expectAccessible(page);
 
-  proxy.hold('/v1/evidence/exports');
+  proxy.hold('/v1/sync/scans');
   await remote.getByRole('button', { name: /^Sync now/ }).click();
   const run = remote.getByTestId('sync-run');
   await expect(run).toContainText(/Pull: 0 scans, /);
