@@ -154,15 +154,7 @@ describe('a package of many small scans and one long one', () => {
   it('a pull stores every scan whole, and the same package again is unchanged', async () => {
     const local = await createTestContext();
     try {
-      const now = Date.now();
-      await insertRemote(local.db, {
-        id: 'r1',
-        name: 'team',
-        url: 'https://team.example',
-        user_id: local.owner.id,
-        push_since: now,
-        created_at: now,
-      });
+      await insertRemote(local.db, { id: 'r1', user_id: local.owner.id });
       const placement = { remoteId: 'r1', userId: local.owner.id, organizations: new Map<string, string>() };
       const ids = (id: string) => pulledScanId('r1', id);
       const result = await importPulledPackage(local.db, written(packageZip), DEFAULT_IMPORT_LIMITS, placement);
@@ -180,15 +172,7 @@ describe('a package of many small scans and one long one', () => {
   it('a refused package leaves nothing behind, its staged timeline included, both ways in', async () => {
     const local = await createTestContext();
     try {
-      const now = Date.now();
-      await insertRemote(local.db, {
-        id: 'r1',
-        name: 'team',
-        url: 'https://team.example',
-        user_id: local.owner.id,
-        push_since: now,
-        created_at: now,
-      });
+      await insertRemote(local.db, { id: 'r1', user_id: local.owner.id });
       const refused = written(await refusedPackage());
       const before = await snapshotDatabase(local.db);
       const imported = await importEvidencePackage(local.db, local.owner.id, refused, DEFAULT_IMPORT_LIMITS).catch(
