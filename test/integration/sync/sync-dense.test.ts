@@ -158,7 +158,7 @@ describe('a pull by dense answers', () => {
     expect(here.size).toBe(2);
     for (const [id, scan] of team_) expect(here.get(id), id).toEqual(scan);
     expect(here.get(first.id)!.evidence).toMatchObject({ request_count: 2, total_tokens: 12 });
-    const timeline = (here.get(first.id)!.evidence as { timeline: { action: string }[] }).timeline;
+    const { timeline } = here.get(first.id)!.evidence as unknown as { timeline: { action: string }[] };
     expect(timeline.map((entry) => entry.action)).toEqual(['fetch', 'parse "x" \\ é ✓']);
     expect((here.get(first.id)!.violations as unknown[]).length).toBeGreaterThan(0);
   });

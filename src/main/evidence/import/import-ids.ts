@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ID_PREFIX } from '../../../shared/api/common';
 
 /** Crockford's base32, as ULIDs are written: no I, L, O or U. */
@@ -17,7 +17,7 @@ const PULL_DOMAIN = 'scandesk.sync.v1\0';
  * keeps ("ab", "c") and ("a", "bc") apart.
  */
 function derivedBody(userId: string, packageId: string, domain = DOMAIN): string {
-  const digest = createHash('sha256').update(`${domain}${userId}\0${packageId}`, 'utf8').digest();
+  const digest = hash('sha256', `${domain}${userId}\0${packageId}`, 'buffer');
   let body = '';
   let bits = 0;
   let value = 0;

@@ -98,25 +98,40 @@ interface Lookups {
   takenViolations: Set<string>;
 }
 
-async function lookUp(db: Db, remoteId: string, scans: readonly PackageScan[]): Promise<Lookups> {
-  const remoteIds = scans.map((scan) => scan.id);
+/** A package scan with the ids it and its violations are stored under here, derived once. */
+interface Local {
+  scan: PackageScan;
+  id: string;
+  violations: Violation[];
+}
+
+function localOf(remoteId: string, scan: PackageScan): Local {
+  return {
+    scan,
+    id: pulledScanId(remoteId, scan.id),
+    violations: scan.violations.map((violation) => ({ ...violation, id: pulledViolationId(remoteId, violation.id) })),
+  };
+}
+
+async function lookUp(db: Db, remoteId: string, locals: readonly Local[]): Promise<Lookups> {
+  const remoteIds = locals.map(({ scan }) => scan.id);
   const pushes = await findAcknowledgedPushes(db, remoteId, remoteIds);
   const pulled = await findPulledScansByOrigin(
     db,
     remoteId,
     remoteIds.filter((id) => !pushes.has(id)),
   );
-  const fresh = scans.filter((scan) => !pushes.has(scan.id) && !pulled.has(scan.id));
+  const fresh = locals.filter(({ scan }) => !pushes.has(scan.id) && !pulled.has(scan.id));
   return {
     pushes,
     pulled,
     scans: await findScansById(
       db,
-      fresh.map((scan) => pulledScanId(remoteId, scan.id)),
+      fresh.map((local) => local.id),
     ),
     takenViolations: await findTakenViolationIds(
       db,
-      fresh.flatMap((scan) => scan.violations.map((violation) => pulledViolationId(remoteId, violation.id))),
+      fresh.flatMap((local) => local.violations.map((violation) => violation.id)),
     ),
   };
 }
@@ -125,19 +140,15 @@ async function lookUp(db: Db, remoteId: string, scans: readonly PackageScan[]): 
 async function place(
   db: Db,
   placement: PulledPlacement,
-  scan: PackageScan,
+  { scan, id, violations }: Local,
   violationIds: Set<string>,
   budget: InflateBudget,
   lookups: Lookups,
   hold: HoldBudget,
 ): Promise<Placed> {
-  const { remoteId } = placement;
-  const id = pulledScanId(remoteId, scan.id);
-  const violations = scan.violations.map((violation) => ({
-    ...violation,
-    id: pulledViolationId(remoteId, violation.id),
-  }));
-  const row = (defaults: ScanDefaults) => pulledRow(placement, scan, defaults, violations, id);
+  // Made once: every caller has the same defaults, taken from the one check.
+  let made: ScanDraft | undefined;
+  const row = (defaults: ScanDefaults) => (made ??= pulledRow(placement, scan, defaults, violations, id));
   const push = lookups.pushes.get(scan.id);
   const echo = push !== undefined;
   const stored = echo ? undefined : lookups.pulled.get(scan.id);
@@ -302,8 +313,9 @@ export async function storePulledScans(
   const hold = new HoldBudget();
   let seq: number | undefined;
   try {
-    const lookups = await lookUp(db, placement.remoteId, scans);
-    for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget, lookups, hold));
+    const locals = scans.map((scan) => localOf(placement.remoteId, scan));
+    const lookups = await lookUp(db, placement.remoteId, locals);
+    for (const local of locals) placed.push(await place(db, placement, local, violationIds, budget, lookups, hold));
     for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget, hold);
     const written = await inTransaction(
       db,
