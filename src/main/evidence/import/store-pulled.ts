@@ -92,10 +92,6 @@ interface Lookups {
   pushes: Map<string, SyncPushRow>;
   /** Scans pulled from the remote before, by their id there. */
   pulled: Map<string, ScanRow>;
-  /** Scans under the ids the package's scans would take. */
-  scans: Map<string, ScanRow>;
-  /** Taken ids among the violation ids the package's scans would take. */
-  takenViolations: Set<string>;
 }
 
 /** A package scan with the ids it and its violations are stored under here, derived once. */
@@ -121,19 +117,8 @@ async function lookUp(db: Db, remoteId: string, locals: readonly Local[]): Promi
     remoteId,
     remoteIds.filter((id) => !pushes.has(id)),
   );
-  const fresh = locals.filter(({ scan }) => !pushes.has(scan.id) && !pulled.has(scan.id));
-  return {
-    pushes,
-    pulled,
-    scans: await findScansById(
-      db,
-      fresh.map((local) => local.id),
-    ),
-    takenViolations: await findTakenViolationIds(
-      db,
-      fresh.flatMap((local) => local.violations.map((violation) => violation.id)),
-    ),
-  };
+  // The ids new scans would take are checked once, by the closing transaction (findAgain).
+  return { pushes, pulled };
 }
 
 /** Reads, checks and places one package scan; holds or stages its timeline when it is new. */
@@ -152,11 +137,6 @@ async function place(
   const push = lookups.pushes.get(scan.id);
   const echo = push !== undefined;
   const stored = echo ? undefined : lookups.pulled.get(scan.id);
-  if (!echo && !stored) {
-    // Only a scan pulled before holds an id derived in the pull's domain, and it has this origin.
-    if (lookups.scans.has(id)) throw conflict(scan, 'the id it would be stored under is in use');
-    refuseTakenIn(lookups.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
-  }
   const sink = echo
     ? null
     : stored
@@ -268,10 +248,19 @@ async function write(
     case 'unchanged':
       if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
       return undefined;
-    case 'new':
-      if (found.scans.has(id)) throw new ImportRaced(`scan ${id} was stored meanwhile`);
+    case 'new': {
+      const taken = found.scans.get(id);
+      if (taken) {
+        // The same scan pulled meanwhile: read again, it is found by its origin.
+        if (taken.origin_remote_id === placement.remoteId && taken.origin_id === scan.id) {
+          throw new ImportRaced(`scan ${id} was stored meanwhile`);
+        }
+        // Only a scan pulled from this remote holds an id derived in the pull's domain from it.
+        throw conflict(scan, 'the id it would be stored under is in use');
+      }
       refuseTakenIn(found.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
       return undefined;
+    }
     case 'violations':
     case 'replaced': {
       if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
@@ -297,8 +286,8 @@ async function write(
 
 /**
  * Checks and stores a pulled package's scans as `placement` says, all or nothing; `closing` runs
- * last inside the one transaction that writes them. `onStored` hears of each new scan once
- * committed. Throws ImportRaced when the package must be read again.
+ * last inside the one transaction that writes them. `onStored`, when given, hears of each new
+ * scan once committed. Throws ImportRaced when the package must be read again.
  */
 export async function storePulledScans(
   db: Db,
@@ -306,7 +295,7 @@ export async function storePulledScans(
   scans: readonly PackageScan[],
   budget: InflateBudget,
   closing: (trx: Executor) => Promise<void>,
-  onStored: (row: ScanRow) => void = () => undefined,
+  onStored?: (row: ScanRow) => void,
 ): Promise<PulledImportResult> {
   const placed: Placed[] = [];
   const violationIds = new Set<string>();
@@ -353,7 +342,7 @@ export async function storePulledScans(
     );
     throw error;
   }
-  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
+  if (onStored) for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
   const result: PulledImportResult = { new: [], changed: [], unchanged: [], echoed: [] };
   for (const { outcome, id, pushed } of placed) {
     if (outcome === 'echoed') result.echoed.push(pushed!);
