@@ -12,6 +12,8 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT_DIR = join(root, 'out', 'cli');
+/** Loaded from node_modules at run time: a native addon cannot be bundled (pg-native is pg's optional one). */
+const NATIVE_PACKAGES = ['better-sqlite3', 'pg-native'];
 
 /** Builds out/cli/scandesk.js; `clean` first removes the chunks of earlier builds. */
 export async function buildCli({ clean = false } = {}) {
@@ -26,7 +28,11 @@ export async function buildCli({ clean = false } = {}) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    // Packages are bundled too: resolving and reading some 570 files of node_modules one by one was
+    // most of `serve`'s start. Native addons stay outside, loaded where npm installed them.
+    external: NATIVE_PACKAGES,
+    // Bundled CommonJS packages require Node's own modules, which an ES module can only do so.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',
     logLevel: 'warning',
   });
