@@ -10,7 +10,11 @@ const RUNS = { full: 15, quick: 3 } as const;
 /** What a person notices as a pause before the first line (issue 28's table). */
 const TARGETS_S = { help: 0.15, list: 0.3, serve: 1.0 } as const;
 
-const median = (samples: readonly number[]): number => percentile([...samples].sort((a, b) => a - b), 50);
+const median = (samples: readonly number[]): number =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 
 /** Wall time of `node ARGS` from spawn to exit, in ms; fails on a non-zero exit. */
 async function timeNode(scratch: Scratch, args: readonly string[]): Promise<number> {

@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // `npm run build:cli` (and `prepare`, so `npm ci` leaves a runnable `scandesk`): bundles the CLI and
 // the server it starts into out/cli/, so a run loads plain JavaScript instead of compiling TypeScript
-// through tsx at every start (`scandesk serve` starts in about a third of the time). Packages stay
-// outside the bundle (better-sqlite3 is a native addon); each command's own modules stay in chunks
-// loaded on demand, so `scandesk --help` does not load the server. bin/scandesk.js runs the sources
-// instead while this build is missing or older than any source file.
+// through tsx at every start. Packages are bundled too, all but native addons; each command's own
+// modules stay in chunks loaded on demand, so `scandesk --help` does not load the server.
+// bin/scandesk.js runs the sources instead while this build is missing or older than any source file.
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,11 +27,13 @@ export async function buildCli({ clean = false } = {}) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Packages are bundled too: resolving and reading some 570 files of node_modules one by one was
-    // most of `serve`'s start. Native addons stay outside, loaded where npm installed them.
+    // Resolving and reading some 570 files of node_modules one by one was most of `serve`'s start;
+    // bundled, they are a few chunks. Native addons stay outside, loaded where npm installed them.
     external: NATIVE_PACKAGES,
     // Bundled CommonJS packages require Node's own modules, which an ES module can only do so.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     sourcemap: 'linked',
     logLevel: 'warning',
   });

@@ -26,7 +26,9 @@ export function exchange(
     const fail = (error: Error): void => reject(new TypeError('fetch failed', { cause: error }));
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const headers =
-      init.body === undefined ? init.headers : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) };
+      init.body === undefined
+        ? init.headers
+        : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) };
     const request = send(url, { method: init.method, headers, timeout: IDLE_TIMEOUT_MS }, (response) => {
       let body = '';
       response.setEncoding('utf8');
