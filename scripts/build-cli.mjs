@@ -4,20 +4,26 @@
 // through tsx at every start. Packages are bundled too, all but native addons; each command's own
 // modules stay in chunks loaded on demand, so `scandesk --help` does not load the server.
 // bin/scandesk.js runs the sources instead while this build is missing or older than any source file.
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT_DIR = join(root, 'out', 'cli');
+/**
+ * What bin/scandesk.js compares the build's time with: the sources it was built from, and npm's
+ * record of node_modules, which every install rewrites (the packages are in the bundle too).
+ */
+export const CLI_INPUTS_FILE = join(CLI_OUT_DIR, 'inputs.json');
+const INSTALL_RECORD = 'node_modules/.package-lock.json';
 /** Loaded from node_modules at run time: a native addon cannot be bundled (pg-native is pg's optional one). */
 const NATIVE_PACKAGES = ['better-sqlite3', 'pg-native'];
 
 /** Builds out/cli/scandesk.js; `clean` first removes the chunks of earlier builds. */
 export async function buildCli({ clean = false } = {}) {
   if (clean) rmSync(CLI_OUT_DIR, { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: { scandesk: 'src/cli/run.ts' },
     outdir: CLI_OUT_DIR,
@@ -36,7 +42,10 @@ export async function buildCli({ clean = false } = {}) {
     },
     sourcemap: 'linked',
     logLevel: 'warning',
+    metafile: true,
   });
+  const sources = Object.keys(metafile.inputs).filter((input) => input.startsWith('src/'));
+  writeFileSync(CLI_INPUTS_FILE, `${JSON.stringify([...sources, INSTALL_RECORD])}\n`);
 }
 
 // `--keep` leaves earlier chunks in place, for a build while another run may still be loading them.
