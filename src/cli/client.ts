@@ -141,7 +141,7 @@ export class ApiClient {
     const json = body === undefined ? undefined : JSON.stringify(body);
     let answer: Exchange;
     try {
-      answer = await exchange(new URL(url + path), {
+      answer = await exchange(url + path, {
         method,
         headers: {
           Authorization: `Bearer ${token}`,

@@ -19,34 +19,42 @@ const IDLE_TIMEOUT_MS = 300_000;
  * alike.
  */
 export function exchange(
-  url: URL,
+  url: string,
   init: { method: string; headers: Record<string, string>; body?: string | undefined },
 ): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const fail = (error: Error): void => reject(new TypeError('fetch failed', { cause: error }));
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const headers =
-      init.body === undefined
-        ? init.headers
-        : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) };
-    const request = send(url, { method: init.method, headers, timeout: IDLE_TIMEOUT_MS }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          statusText: response.statusMessage ?? '',
-          headers: response.headers,
-          body,
-        }),
+    const fail = (error: unknown): void => reject(new TypeError('fetch failed', { cause: error }));
+    try {
+      // An unparsable URL or another scheme throws here, where fetch would reject.
+      const target = new URL(url);
+      const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+      const headers =
+        init.body === undefined
+          ? init.headers
+          : { ...init.headers, 'Content-Length': String(Buffer.byteLength(init.body)) };
+      const request = send(target, { method: init.method, headers, timeout: IDLE_TIMEOUT_MS }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            statusText: response.statusMessage ?? '',
+            headers: response.headers,
+            body,
+          }),
+        );
+        response.on('error', fail);
+      });
+      request.on('timeout', () =>
+        request.destroy(
+          Object.assign(new Error(`no answer within ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' }),
+        ),
       );
-      response.on('error', fail);
-    });
-    request.on('timeout', () =>
-      request.destroy(Object.assign(new Error(`no answer within ${IDLE_TIMEOUT_MS / 1000} s`), { code: 'ETIMEDOUT' })),
-    );
-    request.on('error', fail);
-    request.end(init.body);
+      request.on('error', fail);
+      request.end(init.body);
+    } catch (error) {
+      fail(error);
+    }
   });
 }
