@@ -24,6 +24,8 @@ const PACKAGE_ENTRIES = { full: 100_000, quick: 2_000 } as const;
 /** The import starts this far into its window; the export of what it imported follows it. */
 const JOB_OFFSET = 0.1;
 const SAMPLE_MS = 1000;
+/** A submit not answered in this long counts as a stall (autocannon's default is 10 s). */
+const SUBMIT_TIMEOUT_S = 30;
 
 const THROUGHPUT_TARGET = 0.9;
 const WAL_TARGET_MB = 64;
@@ -117,7 +119,10 @@ const walSize = (file: string | null): number | null => {
   }
 };
 
-async function soak(context: BenchContext, packages: readonly PackageFile[]): Promise<WindowSummary[]> {
+async function soak(
+  context: BenchContext,
+  packages: readonly PackageFile[],
+): Promise<{ windows: WindowSummary[]; timeouts: number }> {
   const count = context.quick ? WINDOWS.quick : WINDOWS.full;
   const windowMs = (context.quick ? WINDOW_S.quick : WINDOW_S.full) * 1000;
   const dataDir = context.scratch.tempDir('soak');
@@ -133,12 +138,13 @@ async function soak(context: BenchContext, packages: readonly PackageFile[]): Pr
     const start = performance.now();
     const end = start + count * windowMs;
 
-    const load = new Promise<void>((resolve, reject) => {
-      const options = { ...loadOptions(server, CONNECTIONS), duration: (count * windowMs) / 1000 };
+    const load = new Promise<number>((resolve, reject) => {
+      const duration = (count * windowMs) / 1000;
+      const options = { ...loadOptions(server, CONNECTIONS), duration, timeout: SUBMIT_TIMEOUT_S };
       const instance = autocannon(options, (error, run) => {
         if (error) reject(error as Error);
-        else if (run.errors > 0) reject(new Error(`${run.errors} submit connections failed`));
-        else resolve();
+        else if (run.errors > run.timeouts) reject(new Error(`${run.errors - run.timeouts} submit connections failed`));
+        else resolve(run.timeouts);
       });
       instance.on('response', (_client, status, _bytes, latency) =>
         windows.submit(status >= 200 && status < 300, latency),
@@ -158,8 +164,9 @@ async function soak(context: BenchContext, packages: readonly PackageFile[]): Pr
         );
       }
     })();
+    let timeouts: number;
     try {
-      await Promise.all([
+      [timeouts] = await Promise.all([
         load,
         readUntil(server, () => LIST_PATH, 'list', windows, end),
         readUntil(server, statsPath, 'stats', windows, end),
@@ -171,7 +178,7 @@ async function soak(context: BenchContext, packages: readonly PackageFile[]): Pr
     const summaries = windows.summaries();
     const failures = summaries.reduce((sum, window) => sum + window.submitFailures, 0);
     if (failures > 0) throw new Error(`${failures} submits were answered other than 2xx`);
-    return summaries;
+    return { windows: summaries, timeouts };
   } finally {
     await server.stop();
     await context.scratch.removeDir(dataDir);
@@ -208,7 +215,7 @@ function windowRows(window: WindowSummary, unit: string): Result[] {
   return rows;
 }
 
-function summaryRows(windows: readonly WindowSummary[], unit: string): Result[] {
+function summaryRows(windows: readonly WindowSummary[], timeouts: number, unit: string): Result[] {
   const first = windows[0]!;
   const last = windows.at(-1)!;
   const rows = [
@@ -237,6 +244,14 @@ function summaryRows(windows: readonly WindowSummary[], unit: string): Result[] 
   rows.push(
     result({
       benchmark: NAME,
+      label: `submits without an answer in ${SUBMIT_TIMEOUT_S} s`,
+      metric: 'requests',
+      value: timeouts,
+      target: { kind: 'max', limit: 1, unit: 'requests' },
+      note: 'a stall: autocannon gave up on them',
+    }),
+    result({
+      benchmark: NAME,
       label: `server RSS (median), last ${unit} against the first`,
       metric: 'MB',
       value: (last.rssMedian ?? Number.NaN) / MB,
@@ -257,8 +272,8 @@ export default defineBenchmark({
     const count = context.quick ? WINDOWS.quick : WINDOWS.full;
     const entries = context.quick ? PACKAGE_ENTRIES.quick : PACKAGE_ENTRIES.full;
     const packages = await soakPackages(context, count, entries);
-    const windows = await soak(context, packages);
+    const { windows, timeouts } = await soak(context, packages);
     const unit = context.quick ? `${WINDOW_S.quick}-s window` : 'minute';
-    return [...windows.flatMap((window) => windowRows(window, unit)), ...summaryRows(windows, unit)];
+    return [...windows.flatMap((window) => windowRows(window, unit)), ...summaryRows(windows, timeouts, unit)];
   },
 });
