@@ -38,21 +38,18 @@ class Window {
   exportMs: number | null = null;
 }
 
-const p99 = (values: number[]): number | null =>
-  values.length === 0
-    ? null
-    : percentile(
-        [...values].sort((a, b) => a - b),
-        99,
-      );
-
-const median = (values: number[]): number | null =>
-  values.length === 0
-    ? null
-    : percentile(
-        [...values].sort((a, b) => a - b),
-        50,
-      );
+/** The `p`-th percentile of `values`, or null without any. */
+const nth =
+  (p: number) =>
+  (values: number[]): number | null =>
+    values.length === 0
+      ? null
+      : percentile(
+          [...values].sort((x, y) => x - y),
+          p,
+        );
+const p99 = nth(99);
+const median = nth(50);
 
 const max = (values: number[]): number | null => (values.length === 0 ? null : Math.max(...values));
 
