@@ -20,7 +20,7 @@ export interface LatencyRun {
 }
 
 /** GETs over one kept-alive connection, each answer's body; any answer but 200 rejects. */
-function keptAliveGets(token: string): { get: (url: string) => Promise<string>; close: () => void } {
+export function keptAliveGets(token: string): { get: (url: string) => Promise<string>; close: () => void } {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const get = (target: string): Promise<string> =>
     new Promise((resolve, reject) => {

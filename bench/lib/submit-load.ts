@@ -34,7 +34,7 @@ interface Target {
   token: string;
 }
 
-function loadOptions({ url, token }: Target, connections: number) {
+export function loadOptions({ url, token }: Target, connections: number) {
   return {
     url: `${url}/v1/scans`,
     connections,

@@ -4,6 +4,7 @@ import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver 
 import type { Database, Executor } from '../database';
 import type { Store, StoreSlot } from '../store';
 import { TwoHandleSqliteDriver } from './sqlite-driver';
+import { JOURNAL_SIZE_LIMIT_BYTES } from './checkpoint-decision';
 import { cachingStatements } from './statement-cache';
 import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer';
 
@@ -103,6 +104,8 @@ export function openSqlite(file: string, options: OpenOptions = {}): SQLite.Data
     sqlite.pragma('journal_mode = WAL');
     // WAL + NORMAL: a process crash loses nothing committed; only a power cut can lose the last commits.
     sqlite.pragma('synchronous = NORMAL');
+    // When the log starts over, its file is cut back to this size (checkpoint-decision.ts).
+    sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     // The planner needs statistics to walk the scans index in list order instead of merging the
@@ -144,6 +147,7 @@ export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): 
     },
     checkpointer,
   );
+  checkpointer?.useWriterLock(driver.writerLock);
   const reader = (): SQLite.Database | null => (driver.reader() === null ? null : opened);
   return new Kysely<Database>({ dialect: new ScandeskSqliteDialect({ sqlite, reader, driver, checkpointer }) });
 }

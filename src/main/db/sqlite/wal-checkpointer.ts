@@ -1,30 +1,28 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { passiveCheckpointDue, restartDue, type CheckpointReport } from './checkpoint-decision';
 
 // SQLite copies the WAL back into the database file (a checkpoint) on the connection that commits,
 // once the log passes 1000 pages: a million-entry import then waited 0.17–0.2 s for it after its
 // commit, and a submit now and then for a smaller one. Here the writer never checkpoints itself
 // (wal_autocheckpoint = 0); a worker thread with its own connection runs PASSIVE checkpoints, which
-// take no lock that writers or readers wait for, when the log has grown past the same size. The
-// writer then starts the log over at its next commit, as it would after its own checkpoint. The
-// file keeps its size when the log starts over (new frames overwrite the old ones), so a checkpoint
-// is due only once the file grows past the size it had when the last one was asked for: asking
-// whenever it was past 4 MB checkpointed after every commit from then on, each copying a batch's
-// few pages, which cost a submission under load 23 µs of the worker's CPU against its 207 µs.
+// take no lock that writers or readers wait for, when the log has grown past the same size, and a
+// RESTART one after it while holding the writer when the log does not start over by itself
+// (checkpoint-decision.ts says when).
 
 /** SQLite's own default, restored on the writer when the worker cannot run. */
 export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
-/** The log size after which a checkpoint is asked for: SQLite's default, in pages of 4 KiB. */
-const CHECKPOINT_BYTES = DEFAULT_AUTOCHECKPOINT_PAGES * 4096;
-
 // Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
 // its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.
+// No busy timeout: a RESTART checkpoint runs while the checkpointer holds this process's writer, so
+// only another process can be in its way, and then it answers busy at once rather than keep every
+// submit here waiting (the next one tries again).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const options = workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {};
+const options = { timeout: 0, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) };
 const db = new Database(workerData.file, options);
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -32,13 +30,19 @@ parentPort.on('message', (message) => {
     process.exit(0);
   }
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage('done');
+    const [report] = db.pragma(message === 'restart' ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)');
+    parentPort.postMessage(report);
   } catch (error) {
-    parentPort.postMessage(String(error && error.message));
+    parentPort.postMessage({ error: String(error && error.message) });
   }
 });
 `;
+
+/** The writer of this process, as the driver hands it out: one transaction at a time. */
+export interface WriterLock {
+  lock(): Promise<void>;
+  unlock(): void;
+}
 
 export interface CheckpointerOptions {
   /** The Electron-ABI addon, as the writer was opened with. */
@@ -50,20 +54,30 @@ export interface CheckpointerOptions {
 export class WalCheckpointer {
   private worker: Worker | null = null;
   private running: Promise<void> | null = null;
-  private finish: (() => void) | null = null;
+  /** Hears the worker's answer to the checkpoint it was last asked for (null: it exited). */
+  private answer: ((report: CheckpointReport | null) => void) | null = null;
   private failed = false;
   /** The log file's size when the last checkpoint was asked for. */
   private askedAt = 0;
   /** Holds taken by hold() and not yet released: no checkpoint is asked for meanwhile. */
   private holds = 0;
-  /** Checkpoints asked for so far. */
+  /** The writer, held while a RESTART checkpoint runs; without it only PASSIVE ones are run. */
+  private writer: WriterLock | null = null;
+  /** Checkpoints asked for so far (PASSIVE ones; each RESTART follows one). */
   checkpoints = 0;
+  /** RESTART checkpoints run so far. */
+  restarts = 0;
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
   constructor(
     private readonly file: string,
     private readonly options: CheckpointerOptions,
   ) {}
+
+  /** The lock every writer of this process takes (the driver's): a RESTART checkpoint holds it. */
+  useWriterLock(writer: WriterLock): void {
+    this.writer = writer;
+  }
 
   /** After a write on the writer: asks for a checkpoint once the log has grown past the threshold. */
   wrote(): void {
@@ -74,16 +88,11 @@ export class WalCheckpointer {
     } catch {
       return; // No log: a rollback journal (withRollbackJournal) or nothing written yet.
     }
-    // Smaller than before: truncated (every connection closed, or a TRUNCATE checkpoint).
-    if (size < this.askedAt) this.askedAt = 0;
-    if (size < CHECKPOINT_BYTES || size <= this.askedAt) return;
-    this.askedAt = size;
+    const decision = passiveCheckpointDue(size, this.askedAt);
+    this.askedAt = decision.askedAtBytes;
+    if (!decision.due) return;
     this.checkpoints += 1;
-    this.running = new Promise((resolve) => (this.finish = resolve));
-    const worker = (this.worker ??= this.start());
-    // Held while it works, so that whoever awaits settled() or stop() is not left behind by an exit.
-    worker.ref();
-    worker.postMessage('checkpoint');
+    this.running = this.checkpoint().finally(() => (this.running = null));
   }
 
   /**
@@ -125,7 +134,31 @@ export class WalCheckpointer {
     worker.ref();
     worker.postMessage('close');
     await exited;
-    this.settle();
+    this.hear(null);
+  }
+
+  /** A PASSIVE checkpoint, and a RESTART one after it if the log did not start over by itself. */
+  private async checkpoint(): Promise<void> {
+    const report = await this.ask((this.worker ??= this.start()), 'passive');
+    if (!report || !this.writer || !restartDue(report)) return;
+    const writer = this.writer;
+    await writer.lock();
+    try {
+      // Stopped meanwhile (the store closes, or leaves WAL): nothing to restart.
+      if (!this.worker) return;
+      this.restarts += 1;
+      await this.ask(this.worker, 'restart');
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  private ask(worker: Worker, mode: 'passive' | 'restart'): Promise<CheckpointReport | null> {
+    // Held while it works, so that whoever awaits settled() or stop() is not left behind by an exit.
+    worker.ref();
+    const answered = new Promise<CheckpointReport | null>((resolve) => (this.answer = resolve));
+    worker.postMessage(mode);
+    return answered;
   }
 
   private start(): Worker {
@@ -133,23 +166,22 @@ export class WalCheckpointer {
       eval: true,
       workerData: { driver: this.driver, file: this.file, nativeBinding: this.options.nativeBinding },
     });
-    // Idle, it does not keep a process that is otherwise done alive (wrote() holds it while it works).
+    // Idle, it does not keep a process that is otherwise done alive (ask() holds it while it works).
     worker.unref();
-    worker.on('message', () => {
+    worker.on('message', (message: CheckpointReport | { error: string }) => {
       // Idle again, unless stop() is waiting for it.
       if (this.worker === worker) worker.unref();
-      this.settle();
+      this.hear('error' in message ? null : message);
     });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
     return worker;
   }
 
-  private settle(): void {
-    const finish = this.finish;
-    this.running = null;
-    this.finish = null;
-    finish?.();
+  private hear(report: CheckpointReport | null): void {
+    const answer = this.answer;
+    this.answer = null;
+    answer?.(report);
   }
 
   /** The worker died on its own (stop() has already let go of a worker it closes). */
@@ -157,7 +189,7 @@ export class WalCheckpointer {
     if (this.worker !== worker) return;
     this.worker = null;
     this.failed = true;
-    this.settle();
+    this.hear(null);
     this.options.onFailure();
   }
 }
