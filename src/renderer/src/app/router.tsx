@@ -3,14 +3,27 @@ import { parseOrganizationsSearch } from '../features/organizations/organization
 import { parseOverviewSearch } from '../features/overview/overview-search';
 import { parseScanDetailSearch } from '../features/scan-detail/detail-search';
 import { parseScansSearch } from '../features/scans/scans-search';
+import { scansQuery } from '../features/scans/use-scans';
+import { meQuery } from '../features/users/users-api';
 import { Layout, NotFound } from './Layout';
+import { queryClient } from './query-client';
 
 // Code-based routes: every view and filter lives in the URL, so deep links survive a reload.
 // Each feature validates its own search parameters next to its page.
 // Pages load as their own chunks (recharts only with the pages that chart); the search parsers
-// stay in the entry so a URL is validated before its page's code arrives.
+// stay in the entry so a URL is validated before its page's code arrives. A loader starts the
+// requests a view cannot draw without, beside its chunk rather than after it; it never waits for
+// them (the page's own queries show loading and errors), and asks only when nothing is cached.
 
-const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+/** Starts a query unless the cache holds it; its outcome is the page's to show. */
+const startQuery = (options: Parameters<typeof queryClient.ensureQueryData>[0]): void =>
+  void queryClient.ensureQueryData(options).catch(() => undefined);
+
+const rootRoute = createRootRoute({
+  component: Layout,
+  notFoundComponent: NotFound,
+  loader: () => startQuery(meQuery),
+});
 
 const overviewRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -23,6 +36,8 @@ const scansRoute = createRoute({
   path: '/scans',
   component: lazyRouteComponent(() => import('../features/scans/ScansPage'), 'ScansPage'),
   validateSearch: parseScansSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ deps }) => startQuery(scansQuery(deps)),
 });
 const scanDetailRoute = createRoute({
   getParentRoute: () => rootRoute,
