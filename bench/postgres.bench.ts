@@ -3,8 +3,12 @@ import { join } from 'node:path';
 import { runDemo } from '../src/main/demo/demo.service';
 import { openWorkspace } from '../src/main/workspace/workspace';
 import { startBare } from './lib/bare-child';
+import { evidencePackage, timelineSizes, type PackageFile } from './lib/evidence-fixture';
 import { formatCount } from './lib/format';
+import { postFile } from './lib/http';
 import { sequentialGets } from './lib/latency';
+import { MB } from './lib/memory';
+import { restartAfterKill } from './lib/restart-after-kill';
 import { result } from './lib/result';
 import { startServe, type ServeChild } from './lib/serve-child';
 import { CONNECTIONS, measureLoad, TIMELINE_ENTRIES, warmUp, type Load } from './lib/submit-load';
@@ -18,6 +22,12 @@ const ROUND_S = 2;
 const DEMO_SCANS = { full: 1_000_000, quick: 5_000 } as const;
 const BARE = 'bare node:http + pg';
 const LIST_TARGET_MS = 10;
+/** Issue 28: PostgreSQL at SQLite's pace, each measured against SQLite in the same run. */
+const DEMO_MAX_RATIO = 1.5;
+const IMPORT_MIN_RATIO = 0.6;
+const IMPORT_MEMORY_MB = 64;
+const RESTART_TARGET_MS = 1000;
+const KILLS = { full: 5, quick: 2 } as const;
 const NOW = Date.UTC(2026, 10, 20);
 
 /** A migrated database with an owner, and a data dir holding its token. */
@@ -28,6 +38,23 @@ async function newStore(context: BenchContext, label: string) {
   const workspace = await openWorkspace(dataDir, { database: { kind: 'postgres', url } });
   await workspace.close();
   return { url, dataDir };
+}
+
+/** Imports `pkg` into a fresh store (PostgreSQL database `url`, or SQLite without one) through a fresh server. */
+async function importInto(context: BenchContext, pkg: PackageFile, url: string | undefined) {
+  const dataDir = context.scratch.tempDir('pg-import');
+  const server = await startServe(context.scratch, dataDir, url);
+  try {
+    const upload = await server.measure(() =>
+      postFile(`${server.url}/v1/evidence/imports`, server.token, pkg.path, 'application/zip'),
+    );
+    if (upload.value.status !== 201)
+      throw new Error(`the import answered ${upload.value.status}: ${upload.value.body}`);
+    return { rate: pkg.entries / (upload.wallMs / 1000), peakMb: (upload.peakRss - upload.idleRss) / MB };
+  } finally {
+    await server.stop();
+    await context.scratch.removeDir(dataDir);
+  }
 }
 
 type Kind = 'bare' | 'one' | 'two';
@@ -102,7 +129,13 @@ export default defineBenchmark({
       seed: 1,
       now: NOW,
     });
-    const sqliteDemo = await runDemo({ dataDir: context.scratch.tempDir('sqlite-demo'), scans, seed: 1, now: NOW });
+    const sqliteDemoDir = context.scratch.tempDir('sqlite-demo');
+    const sqliteDemo = await runDemo({ dataDir: sqliteDemoDir, scans, seed: 1, now: NOW });
+
+    const pkg = await evidencePackage(context, timelineSizes(context).large);
+    context.log(`import of the ${formatCount(pkg.entries)}-entry package into PostgreSQL, then into SQLite`);
+    const pgImport = await importInto(context, pkg, await context.storeFor('import'));
+    const sqliteImport = await importInto(context, pkg, undefined);
 
     context.log('list latency on the demo store');
     const server = await startServe(context.scratch, demoStore.dataDir, demoStore.url);
@@ -116,6 +149,12 @@ export default defineBenchmark({
       10_000,
     );
     await server.stop();
+
+    // After the list: the kills' submits add scans to the demo stores.
+    const kills = context.quick ? KILLS.quick : KILLS.full;
+    context.log(`serve on each demo store killed with SIGKILL under submit load and started again, ${kills} times`);
+    const pgRestart = await restartAfterKill(context.scratch, demoStore.dataDir, demoStore.url, kills);
+    const sqliteRestart = await restartAfterKill(context.scratch, sqliteDemoDir, undefined, kills);
 
     return [
       result({
@@ -141,7 +180,33 @@ export default defineBenchmark({
         metric: 's',
         value: demo.elapsedMs / 1000,
         baseline: { label: 'the same into SQLite', value: sqliteDemo.elapsedMs / 1000 },
+        target: { kind: 'max', limit: DEMO_MAX_RATIO, unit: '× SQLite', of: 'ratio' },
         note: `${formatCount(demo.timelineEntries)} timeline entries, ${formatCount(demo.violations)} violations`,
+      }),
+      result({
+        benchmark: NAME,
+        label: `import ${formatCount(pkg.entries)}-entry package into PostgreSQL`,
+        metric: 'entries/s',
+        value: pgImport.rate,
+        baseline: { label: 'the same into SQLite', value: sqliteImport.rate },
+        target: { kind: 'min', limit: IMPORT_MIN_RATIO, unit: '× SQLite', of: 'ratio' },
+      }),
+      result({
+        benchmark: NAME,
+        label: `import ${formatCount(pkg.entries)}-entry package into PostgreSQL: peak memory above idle`,
+        metric: 'MB',
+        value: pgImport.peakMb,
+        baseline: { label: 'SQLite', value: sqliteImport.peakMb },
+        target: { kind: 'max', limit: IMPORT_MEMORY_MB, unit: 'MB' },
+      }),
+      result({
+        benchmark: NAME,
+        label: `serve on PostgreSQL back after SIGKILL under load: median`,
+        metric: 'ms',
+        value: pgRestart.median,
+        baseline: { label: 'the same on SQLite', value: sqliteRestart.median },
+        target: { kind: 'max', limit: RESTART_TARGET_MS, unit: 'ms' },
+        note: `spawn until "listening", ${kills} kills each: ${pgRestart.times.map((ms) => ms.toFixed(0)).join(', ')} ms (SQLite ${sqliteRestart.times.map((ms) => ms.toFixed(0)).join(', ')})`,
       }),
       ...[
         { what: 'first page', run: firstPage },

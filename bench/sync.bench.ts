@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { SyncEvent, SyncSummary } from '../src/shared/api/sync';
 import { createDatabase, startCluster } from '../test/fixtures/postgres-cluster';
 import { bearerApi as api } from '../test/fixtures/bearer-api';
+import { CpuSampler } from './lib/cpu-time';
 import { formatCount } from './lib/format';
 import { percentile } from './lib/latency';
 import { MB } from './lib/memory';
@@ -21,6 +22,7 @@ import { startTimingProxy, type TimingProxy } from './lib/timing-proxy';
 import { defineBenchmark, type BenchContext, type Result } from './lib/types';
 
 const NAME = 'sync';
+const TEAM_DATABASE = 'bench_sync_team';
 const SCANS = { full: 100_000, quick: 10_000 } as const;
 const NEW_SCANS = 1_000;
 const EMPTY_SYNCS = 30;
@@ -106,7 +108,7 @@ function split(
 async function teamDatabase(): Promise<{ url: string; stop(): void }> {
   const cluster = await startCluster();
   try {
-    return { url: await createDatabase(cluster.adminUrl, 'bench_sync_team'), stop: () => cluster.stop() };
+    return { url: await createDatabase(cluster.adminUrl, TEAM_DATABASE), stop: () => cluster.stop() };
   } catch (error) {
     cluster.stop();
     throw error;
@@ -126,6 +128,33 @@ export default defineBenchmark({
   },
 });
 
+/** CPU seconds of the Node processes `nodes` picks and of the team database's backends, as text and total. */
+interface CpuTotals {
+  total: number;
+  toString(): string;
+}
+
+function cpuSamplers(nodes: Record<string, (commandLine: string, pid: number) => boolean>): { stop(): CpuTotals } {
+  const groups: [string, CpuSampler][] = [
+    ...Object.entries(nodes).map(([name, matches]) => [name, new CpuSampler(matches)] as [string, CpuSampler]),
+    ['PostgreSQL', new CpuSampler((line) => line.startsWith(`postgres: `) && line.includes(` ${TEAM_DATABASE} `))],
+  ];
+  const self = process.cpuUsage();
+  return {
+    stop() {
+      const used = process.cpuUsage(self);
+      const parts: [string, number][] = groups.map(([name, sampler]) => [name, sampler.stop() ?? Number.NaN]);
+      parts.push(['this process (the proxy)', (used.user + used.system) / 1e6]);
+      const total = parts.reduce((sum, [, seconds]) => sum + seconds, 0);
+      return {
+        total,
+        toString: () =>
+          `${total.toFixed(1)} s (${parts.map(([name, seconds]) => `${name} ${seconds.toFixed(1)}`).join(', ')})`,
+      };
+    },
+  };
+}
+
 async function measure(context: BenchContext, url: string): Promise<Result[]> {
   const scans = context.quick ? SCANS.quick : SCANS.full;
   const teamDir = context.scratch.tempDir('sync-team');
@@ -136,6 +165,7 @@ async function measure(context: BenchContext, url: string): Promise<Result[]> {
 
   context.log('baseline: scandesk store copy from the team database into an empty data dir');
   const copyDir = join(context.scratch.tempDir('sync-copy'), 'data');
+  const copyCpu = cpuSamplers({ copy: (line) => line.includes(' store copy ') });
   const copy = await runCommand(
     context.scratch,
     process.execPath,
@@ -145,6 +175,7 @@ async function measure(context: BenchContext, url: string): Promise<Result[]> {
       env: childEnv(),
     },
   );
+  const copyCpuText = copyCpu.stop();
   const copyOwn = /in ([\d.]+) s\n?$/.exec(copy.stdout.trim());
   const copyMs = copy.wallMs;
   await context.scratch.removeDir(join(copyDir, '..'));
@@ -174,12 +205,18 @@ async function measure(context: BenchContext, url: string): Promise<Result[]> {
 
     context.log(`initial pull of ${formatCount(scans)} scans`);
     proxy.reset();
+    const pullCpu = cpuSamplers({
+      laptop: (_line, pid) => pid === laptop.pid,
+      team: (_line, pid) => pid === teamServer.pid,
+    });
     const initial = await laptop.measure(() => syncOnce(laptop));
+    const pullCpuText = pullCpu.stop();
     const pull = initial.value;
     if (pull.summary.pulled.new !== scans)
       throw new Error(`initial pull stored ${pull.summary.pulled.new} new scans, not ${scans}`);
     const pullSplit = split(proxy, pull.ms);
     context.log(`  ${(pull.ms / 1000).toFixed(1)} s: ${pullSplit.text}`);
+    context.log(`  CPU: pull ${pullCpuText}; store copy ${copyCpuText}`);
 
     context.log(`${EMPTY_SYNCS} syncs with nothing new (after ${EMPTY_WARMUPS} warm-ups)`);
     for (let i = 0; i < EMPTY_WARMUPS; i++) await syncOnce(laptop);
@@ -237,6 +274,13 @@ async function measure(context: BenchContext, url: string): Promise<Result[]> {
         metric: 's',
         value: pullSplit.localMs / 1000,
         note: `total minus the time with a request to the team under way (other remote calls ${(pullSplit.otherRemoteMs / 1000).toFixed(2)} s)`,
+      }),
+      result({
+        benchmark: NAME,
+        label: 'initial pull: CPU seconds by process, against store copy',
+        metric: 's',
+        value: pullCpuText.total,
+        note: `pull ${pullCpuText}; store copy ${copyCpuText}: what each side costs whatever else the machine runs`,
       }),
       result({
         benchmark: NAME,

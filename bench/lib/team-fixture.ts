@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/main/db/open-database';
 import { inTransaction } from '../../src/main/db/transaction';
 import { newTimelineIds, timelinesInserter } from '../../src/main/evidence/timeline/timeline-writes.repository';
 import { openBulkStore } from './bulk-store';
+import { ulid } from 'ulid';
 
 export const TEAM_ORGANIZATION_ID = 'org_BENCHSYNCTEAM0000000000000';
 export const ENTRIES_PER_SCAN = 10;
@@ -33,7 +34,8 @@ async function insertScans(db: Db, ownerId: string, first: number, count: number
         const changeSeq = await nextChangeSeq(trx);
         const ids: string[] = [];
         for (let n = start; n < end; n++) {
-          const id = `scan_BENCHSYNC${String(n).padStart(15, '0')}`;
+          // A ULID of its time, as a scan submitted to a Scandesk store has (src/main/ids.ts).
+          const id = `scan_${ulid(START_MS + n * 1000)}`;
           ids.push(id);
           // entry tokens are 10 + seq: the scan's tokens are their sum, as a submit checks.
           const tokens = ENTRIES_PER_SCAN * 10 + (ENTRIES_PER_SCAN * (ENTRIES_PER_SCAN - 1)) / 2;

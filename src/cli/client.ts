@@ -15,6 +15,7 @@ import {
   type SocketEnd,
 } from '../main/cli-core';
 import { ServerError, TransferError, UnreachableError } from './client-errors';
+import { exchange, type Exchange } from './http-exchange';
 
 // Re-exported: the error classes live apart so that index.ts can classify them without loading this file.
 export { ServerError, TransferError, UnreachableError };
@@ -134,10 +135,29 @@ export class ApiClient {
   /** Options may be given lazily, so that a usage error is reported (exit 2) before a missing token. */
   constructor(private readonly options: ClientOptions | (() => ClientOptions)) {}
 
+  /** A JSON request and its parsed answer (undefined for 204); an error answer is thrown as a ServerError. */
   async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const response = await this.response(method, path, body, headers);
-    if (response.status === 204) return undefined as T;
-    return parseJson(await response.text()) as T;
+    const { url, token } = await this.target();
+    const json = body === undefined ? undefined : JSON.stringify(body);
+    let answer: Exchange;
+    try {
+      answer = await exchange(url + path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(json === undefined ? headers : { ...headers, 'Content-Type': 'application/json' }),
+        },
+        body: json,
+      });
+    } catch (error) {
+      throw transportError(error, this.resolved!.url, false);
+    }
+    if (answer.status < 200 || answer.status > 299) {
+      const said = `the server answered ${answer.status} ${answer.statusText}`;
+      throw ServerError.fromBody(answer.status, parseJson(answer.body), said);
+    }
+    if (answer.status === 204) return undefined as T;
+    return parseJson(answer.body) as T;
   }
 
   /**
@@ -182,19 +202,23 @@ export class ApiClient {
     return parseJson(await response.text()) as T;
   }
 
-  private async send(path: string, init: SendInit): Promise<Response> {
+  /** Where requests go and with which token: the URL a data directory's server proved it holds the key at. */
+  private async target(): Promise<{ url: string; token: string }> {
     this.resolved ??= typeof this.options === 'function' ? this.options() : this.options;
     const options = this.resolved;
-    let url = options.url;
-    if (options.tokenDataDir !== undefined) {
-      this.verified ??= verifyServer(options.url, options.tokenDataDir);
-      url = await this.verified;
-    }
+    if (options.tokenDataDir === undefined) return { url: options.url, token: options.token };
+    this.verified ??= verifyServer(options.url, options.tokenDataDir);
+    return { url: await this.verified, token: options.token };
+  }
+
+  private async send(path: string, init: SendInit): Promise<Response> {
+    const { url, token } = await this.target();
+    const options = this.resolved!;
     let response: Response;
     try {
       response = await fetch(url + path, {
         method: init.method,
-        headers: { Authorization: `Bearer ${options.token}`, ...init.headers },
+        headers: { Authorization: `Bearer ${token}`, ...init.headers },
         // Node's fetch (undici) takes an async iterable as a body; the DOM typings the tests compile
         // with know only web streams, hence the cast.
         body: init.body as FetchBody,

@@ -1,4 +1,5 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely';
+import { copyRows } from './postgres/copy-rows';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
@@ -41,9 +42,8 @@ export function rowSample<T extends TableName, const C extends readonly ColumnOf
  *
  * SQLite: a multi-row INSERT compiled once by Kysely and prepared once on the raw handle
  * (building a Kysely query per row costs more than SQLite's insert). PostgreSQL: one
- * `INSERT … SELECT * FROM unnest($1::type[], …)` per chunk, a parameter per column whatever the
- * row count (a multi-row VALUES list is re-parsed every time and bounded to 65,535 parameters),
- * and one chunk in flight while the next is filled, so building rows overlaps the server's work.
+ * `COPY … FROM STDIN` per chunk on the transaction's connection (postgres/copy-rows.ts), and one
+ * chunk in flight while the next is filled, so building rows overlaps the server's work.
  *
  * `push` returns a promise only when the caller must wait (an asynchronous driver still busy
  * with the previous chunk): await it when there is one, before the next push.
@@ -131,42 +131,12 @@ export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] 
 
 type ChunkRunner = (params: SqlValue[]) => Promise<void> | void;
 
-/** Rows per unnest INSERT: large enough that round trips stop mattering, small enough to stream. */
+/** Rows per COPY: large enough that round trips stop mattering, small enough to stream. */
 const POSTGRES_CHUNK_ROWS = 5000;
 
-/**
- * Turns row-major params into one array per column and inserts them with unnest, each array cast
- * to its column's type as the catalog states it (looked up once, on the first chunk).
- */
+/** One COPY per chunk; the rows are encoded before copyRows first waits, so `params` may be refilled. */
 function postgresChunkRunner(trx: Executor, table: string, columns: readonly string[]): ChunkRunner {
-  let insertSql: Promise<string> | undefined;
-  const width = columns.length;
-  return async (params) => {
-    insertSql ??= unnestInsert(trx, table, columns);
-    const rows = params.length / width;
-    const arrays = columns.map((_, column) => {
-      const values = new Array<SqlValue>(rows);
-      for (let row = 0, at = column; row < rows; row++, at += width) values[row] = params[at]!;
-      return values;
-    });
-    await trx.executeQuery(CompiledQuery.raw(await insertSql, arrays));
-  };
-}
-
-async function unnestInsert(trx: Executor, table: string, columns: readonly string[]): Promise<string> {
-  const { rows } = await sql<{ name: string; type: string }>`
-    SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-    WHERE attrelid = ${table}::regclass AND attnum > 0 AND NOT attisdropped`.execute(trx);
-  const types = new Map(rows.map((row) => [row.name, row.type]));
-  const casts = columns.map((column, index) => {
-    const type = types.get(column);
-    if (!type || !/^[a-z][a-z0-9 ]*(\(\d+(,\d+)?\))?$/.test(type)) {
-      throw new Error(`no insertable type for ${table}.${column} (${type ?? 'missing'})`);
-    }
-    return `$${index + 1}::${type}[]`;
-  });
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  return `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) SELECT * FROM unnest(${casts.join(', ')})`;
+  return (params) => copyRows(trx, table, columns, params, params.length / columns.length);
 }
 
 /**

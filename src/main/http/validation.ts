@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../../shared/api/errors';
 import { parseDate, parseDateTime } from '../../shared/time';
+import { compileOnFirstCall } from './compile-on-first-call';
 
 // ajv-formats is CommonJS; under ESM its plugin may sit one `default` deeper.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
@@ -38,7 +39,9 @@ const bodyAjv = makeAjv(false);
 const textAjv = makeAjv('array');
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  compileOnFirstCall(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema)) as ReturnType<
+    FastifySchemaCompiler<object>
+  >;
 
 /** The ajv errors that are mistakes of their own, one each; detailsFromAjv words them. */
 export function distinctErrors(all: ErrorObject[]): ErrorObject[] {

@@ -54,6 +54,11 @@ export class ScanFeed {
     return this.stopListening();
   }
 
+  /** Whether a publish goes anywhere: a writer of many scans makes no notices for nobody. */
+  get heard(): boolean {
+    return this.shared || this.subscribers.size > 0;
+  }
+
   /** Call once the scans are committed. Never throws and never waits: viewers are a courtesy. */
   publish(notices: readonly ScanNotice[]): void {
     if (notices.length === 0) return;

@@ -37,6 +37,7 @@ import { requestGuards } from './request-guards/request-guards.plugin';
 import { viewer } from './viewer/viewer.plugin';
 import type { App } from '../http/route-types';
 import { validatorCompiler } from '../http/validation';
+import { lazySerializers } from '../http/lazy-serializers';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
@@ -73,6 +74,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // character of it escaped (docs/contract/limits.md#requests): such a request is answered 400
     // by the schema, not 431 by the parser.
     http: { maxHeaderSize: 64 * 1024 },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     // The router answers a malformed path (`/v1/scans/%zz`) or an over-long path parameter before
     // any hook runs, by default with its own body and a 414 the contract lacks (docs/contract/errors.md#codes).
     frameworkErrors: (error, _request, reply) => {

@@ -40,7 +40,7 @@ async function insertScan(trx: Executor, id: string): Promise<void> {
 describe('BulkInserter', () => {
   it('writes every row of full and partial chunks once, with values intact', async () => {
     const rows = 12_345;
-    const action = (seq: number) => (seq % 3 === 0 ? `say "hi" \\ {x,y} é 漢 ${seq}` : `a${seq}`);
+    const action = (seq: number) => (seq % 3 === 0 ? `say "hi" \\ {x,y}\t\n\r\\N é 漢 ${seq}` : `a${seq}`);
     await inTransaction(db, async (trx) => {
       await insertScan(trx, 'scn_bulk');
       const timeline = await createTimeline(trx, 'scn_bulk');

@@ -128,7 +128,8 @@ describe('a pull by dense answers', () => {
       token_breakdown: { input: 7, output: 5 },
       timeline: [
         { timestamp: '2026-11-01T10:00:00.000Z', action: 'fetch', tokens: 3 },
-        { timestamp: '2026-11-01T10:00:01.250Z', action: 'parse', tokens: 9 },
+        // What JSON escapes, as the store writes the timeline's text: quotes, a backslash, non-ASCII.
+        { timestamp: '2026-11-01T10:00:01.250Z', action: 'parse "x" \\ é ✓', tokens: 9 },
       ],
     });
     await submitScan(team, { tool: 'vim', action: 'edit', tokens: 0 });
@@ -157,6 +158,8 @@ describe('a pull by dense answers', () => {
     expect(here.size).toBe(2);
     for (const [id, scan] of team_) expect(here.get(id), id).toEqual(scan);
     expect(here.get(first.id)!.evidence).toMatchObject({ request_count: 2, total_tokens: 12 });
+    const { timeline } = here.get(first.id)!.evidence as unknown as { timeline: { action: string }[] };
+    expect(timeline.map((entry) => entry.action)).toEqual(['fetch', 'parse "x" \\ é ✓']);
     expect((here.get(first.id)!.violations as unknown[]).length).toBeGreaterThan(0);
   });
 

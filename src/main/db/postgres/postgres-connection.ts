@@ -1,9 +1,10 @@
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, type DialectAdapter } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, type DialectAdapter, type Driver } from 'kysely';
 import type { Database, Executor } from '../database';
 import type { Store, StoreSlot } from '../store';
 import { urlHasPassword, withPassword } from '../database-location';
 import { readPasswordFile } from './password-file';
+import { PoolDriver } from './pool-driver';
 
 /** PostgreSQL type OIDs whose text form the API must answer as numbers. */
 const INT8_OID = 20;
@@ -49,6 +50,11 @@ class PoolDialect extends PostgresDialect {
 
   override createAdapter(): DialectAdapter {
     return new PoolAdapter(this.pool);
+  }
+
+  // Kysely's own driver keeps each connection's pg client private; COPY needs it (pool-driver.ts).
+  override createDriver(): Driver {
+    return new PoolDriver(this.pool);
   }
 }
 

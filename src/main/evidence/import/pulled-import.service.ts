@@ -67,14 +67,22 @@ export async function importPulledScans(
   closing: (trx: Executor) => Promise<void> = async () => undefined,
   budget: InflateBudget = { inflated: 0 },
 ): Promise<PulledImportResult> {
+  const feed = ScanFeed.of(db);
   for (let run = 1; ; run++) {
     const stored: ScanNotice[] = [];
     const attempt: InflateBudget = { inflated: budget.inflated };
     try {
       const result = await withCheckpointsHeld(db, () =>
-        storePulledScans(db, placement, scans, attempt, closing, (row) => stored.push(toScanNotice(row))),
+        storePulledScans(
+          db,
+          placement,
+          scans,
+          attempt,
+          closing,
+          feed.heard ? (row) => stored.push(toScanNotice(row)) : undefined,
+        ),
       );
-      ScanFeed.of(db).publish(stored);
+      feed.publish(stored);
       return result;
     } catch (error) {
       if (!(error instanceof ImportRaced)) throw error;

@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Label, TokenCount, Timestamp } from '../../../shared/api/common';
 import { ScanStatusSchema, SCAN_SOURCES, TimelineEntry, TokenBreakdown, Violation } from '../../../shared/api/scans';
 import { Manifest } from '../../../shared/evidence-package';
+import { compileOnFirstCall } from '../../http/compile-on-first-call';
 import { detailsFromAjv, distinctErrors, makeAjv } from '../../http/validation';
 import { invalidPackage, packageError } from './import-errors';
 
@@ -50,7 +51,7 @@ export type EvidenceDocument = Static<typeof EvidenceDocument>;
 
 const ajv = makeAjv(false);
 
-const compile = <T extends TSchema>(schema: T) => ajv.compile<Static<T>>(schema);
+const compile = <T extends TSchema>(schema: T) => compileOnFirstCall(() => ajv.compile<Static<T>>(schema));
 const validators = {
   manifest: compile(Manifest),
   scan: compile(ScanDocument),

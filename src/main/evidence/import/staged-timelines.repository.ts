@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type Db, type Executor, inTransaction } from '../../db/index';
+import { type Db, type Executor, inTransaction, relaxTransaction } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { timelineInserter } from '../timeline/timeline-writes.repository';
@@ -43,6 +43,9 @@ export class StagedTimelineWriter {
     this.id = await inTransaction(
       this.db,
       async (trx) => {
+        // Safe to leave unflushed: the import's closing transaction commits synchronously, and its
+        // flush of the log takes every staged step before it along.
+        await relaxTransaction(trx);
         const id = this.id ?? (await createStagedTimeline(trx, now));
         const rows = timelineInserter(this.db, trx, INSERT_ROWS);
         for (let i = from, seq = this.seq; i < to; i++, seq++) {

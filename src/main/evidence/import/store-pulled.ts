@@ -92,60 +92,51 @@ interface Lookups {
   pushes: Map<string, SyncPushRow>;
   /** Scans pulled from the remote before, by their id there. */
   pulled: Map<string, ScanRow>;
-  /** Scans under the ids the package's scans would take. */
-  scans: Map<string, ScanRow>;
-  /** Taken ids among the violation ids the package's scans would take. */
-  takenViolations: Set<string>;
 }
 
-async function lookUp(db: Db, remoteId: string, scans: readonly PackageScan[]): Promise<Lookups> {
-  const remoteIds = scans.map((scan) => scan.id);
+/** A package scan with the ids it and its violations are stored under here, derived once. */
+interface Local {
+  scan: PackageScan;
+  id: string;
+  violations: Violation[];
+}
+
+function localOf(remoteId: string, scan: PackageScan): Local {
+  return {
+    scan,
+    id: pulledScanId(remoteId, scan.id),
+    violations: scan.violations.map((violation) => ({ ...violation, id: pulledViolationId(remoteId, violation.id) })),
+  };
+}
+
+async function lookUp(db: Db, remoteId: string, locals: readonly Local[]): Promise<Lookups> {
+  const remoteIds = locals.map(({ scan }) => scan.id);
   const pushes = await findAcknowledgedPushes(db, remoteId, remoteIds);
   const pulled = await findPulledScansByOrigin(
     db,
     remoteId,
     remoteIds.filter((id) => !pushes.has(id)),
   );
-  const fresh = scans.filter((scan) => !pushes.has(scan.id) && !pulled.has(scan.id));
-  return {
-    pushes,
-    pulled,
-    scans: await findScansById(
-      db,
-      fresh.map((scan) => pulledScanId(remoteId, scan.id)),
-    ),
-    takenViolations: await findTakenViolationIds(
-      db,
-      fresh.flatMap((scan) => scan.violations.map((violation) => pulledViolationId(remoteId, violation.id))),
-    ),
-  };
+  // The ids new scans would take are checked once, by the closing transaction (findAgain).
+  return { pushes, pulled };
 }
 
 /** Reads, checks and places one package scan; holds or stages its timeline when it is new. */
 async function place(
   db: Db,
   placement: PulledPlacement,
-  scan: PackageScan,
+  { scan, id, violations }: Local,
   violationIds: Set<string>,
   budget: InflateBudget,
   lookups: Lookups,
   hold: HoldBudget,
 ): Promise<Placed> {
-  const { remoteId } = placement;
-  const id = pulledScanId(remoteId, scan.id);
-  const violations = scan.violations.map((violation) => ({
-    ...violation,
-    id: pulledViolationId(remoteId, violation.id),
-  }));
-  const row = (defaults: ScanDefaults) => pulledRow(placement, scan, defaults, violations, id);
+  // Made once: every caller has the same defaults, taken from the one check.
+  let made: ScanDraft | undefined;
+  const row = (defaults: ScanDefaults) => (made ??= pulledRow(placement, scan, defaults, violations, id));
   const push = lookups.pushes.get(scan.id);
   const echo = push !== undefined;
   const stored = echo ? undefined : lookups.pulled.get(scan.id);
-  if (!echo && !stored) {
-    // Only a scan pulled before holds an id derived in the pull's domain, and it has this origin.
-    if (lookups.scans.has(id)) throw conflict(scan, 'the id it would be stored under is in use');
-    refuseTakenIn(lookups.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
-  }
   const sink = echo
     ? null
     : stored
@@ -257,10 +248,19 @@ async function write(
     case 'unchanged':
       if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
       return undefined;
-    case 'new':
-      if (found.scans.has(id)) throw new ImportRaced(`scan ${id} was stored meanwhile`);
+    case 'new': {
+      const taken = found.scans.get(id);
+      if (taken) {
+        // The same scan pulled meanwhile: read again, it is found by its origin.
+        if (taken.origin_remote_id === placement.remoteId && taken.origin_id === scan.id) {
+          throw new ImportRaced(`scan ${id} was stored meanwhile`);
+        }
+        // Only a scan pulled from this remote holds an id derived in the pull's domain from it.
+        throw conflict(scan, 'the id it would be stored under is in use');
+      }
       refuseTakenIn(found.takenViolations, scan.id, scan.evidenceEntry, violations, scan.violations);
       return undefined;
+    }
     case 'violations':
     case 'replaced': {
       if (!found.pulled.has(scan.id)) throw new ImportRaced(`scan ${id} went meanwhile`);
@@ -286,8 +286,8 @@ async function write(
 
 /**
  * Checks and stores a pulled package's scans as `placement` says, all or nothing; `closing` runs
- * last inside the one transaction that writes them. `onStored` hears of each new scan once
- * committed. Throws ImportRaced when the package must be read again.
+ * last inside the one transaction that writes them. `onStored`, when given, hears of each new
+ * scan once committed. Throws ImportRaced when the package must be read again.
  */
 export async function storePulledScans(
   db: Db,
@@ -295,15 +295,16 @@ export async function storePulledScans(
   scans: readonly PackageScan[],
   budget: InflateBudget,
   closing: (trx: Executor) => Promise<void>,
-  onStored: (row: ScanRow) => void = () => undefined,
+  onStored?: (row: ScanRow) => void,
 ): Promise<PulledImportResult> {
   const placed: Placed[] = [];
   const violationIds = new Set<string>();
   const hold = new HoldBudget();
   let seq: number | undefined;
   try {
-    const lookups = await lookUp(db, placement.remoteId, scans);
-    for (const scan of scans) placed.push(await place(db, placement, scan, violationIds, budget, lookups, hold));
+    const locals = scans.map((scan) => localOf(placement.remoteId, scan));
+    const lookups = await lookUp(db, placement.remoteId, locals);
+    for (const local of locals) placed.push(await place(db, placement, local, violationIds, budget, lookups, hold));
     for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget, hold);
     const written = await inTransaction(
       db,
@@ -341,7 +342,7 @@ export async function storePulledScans(
     );
     throw error;
   }
-  for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
+  if (onStored) for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
   const result: PulledImportResult = { new: [], changed: [], unchanged: [], echoed: [] };
   for (const { outcome, id, pushed } of placed) {
     if (outcome === 'echoed') result.echoed.push(pushed!);

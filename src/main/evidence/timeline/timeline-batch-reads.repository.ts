@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/index';
+import { sql } from 'kysely';
+import { dialectOf, type Executor } from '../../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import type { TimelineTuple } from './timeline-entry';
 
@@ -97,4 +98,29 @@ export async function* timelinesTupleChunks(
     after = [Number(last.timeline_id), Number(last.seq)];
     if (rows.length < limit) return;
   }
+}
+
+/**
+ * The entries of short timelines as JSON text, `[[epoch ms, action, tokens], …]` in seq order, one
+ * value per timeline built by the database: a sync answer's line splices it in as it is, so that
+ * no entry becomes a row object, then a JavaScript value, then JSON again on the way (for a page
+ * of small scans that was most of the answer's work). Only for timelines the caller counted as
+ * short (timelineInfos): each is held whole. A timeline without entries is `[]`.
+ */
+export async function timelinesAsJson(db: Executor, timelineIds: readonly number[]): Promise<Map<number, string>> {
+  const json = new Map<number, string>(timelineIds.map((id) => [id, '[]']));
+  if (timelineIds.length === 0) return json;
+  // PostgreSQL's json_agg puts a line break between elements: joined by hand, a line stays one line.
+  const entries =
+    dialectOf(db) === 'postgres'
+      ? sql<string>`'[' || string_agg(json_build_array("timestamp", action, tokens)::text, ',' ORDER BY seq) || ']'`
+      : sql<string>`json_group_array(json_array("timestamp", action, tokens) ORDER BY seq)`;
+  const rows = await db
+    .selectFrom('timeline_entries')
+    .select(['timeline_id', entries.as('entries')])
+    .where('timeline_id', 'in', timelineIds)
+    .groupBy('timeline_id')
+    .execute();
+  for (const row of rows) json.set(Number(row.timeline_id), row.entries);
+  return json;
 }

@@ -1,7 +1,7 @@
 import { open, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher, request } from 'undici';
 import { isErrorBody } from '../../../shared/api/error-codes';
 import { VERSION } from '../../version';
 import { RemoteBroken, RemoteRefused, RemoteUnreachable, RemoteUntrusted } from './remote-errors';
@@ -110,6 +110,12 @@ function codesOf(error: unknown): string[] {
   return codes;
 }
 
+/** The one connection pool of a client, and undici's request. */
+interface Undici {
+  agent: Agent;
+  request: typeof request;
+}
+
 /**
  * A client for one remote: bearer token, the remote's CA if it has one, timeouts at every stage,
  * size caps, and every failure turned into one of the four classes of remote-errors.ts. One
@@ -118,7 +124,9 @@ function codesOf(error: unknown): string[] {
 export class RemoteClient {
   readonly baseUrl: string;
   private readonly token: string;
-  private readonly agent: Agent;
+  /** Made at the first request: undici is loaded then, not by every process that could sync. */
+  private pool: Promise<Undici> | undefined;
+  private readonly caPem: string | undefined;
   private readonly timeouts: RemoteTimeouts;
   private readonly jsonMaxBytes: number;
   private readonly host: string;
@@ -129,14 +137,22 @@ export class RemoteClient {
     this.token = options.token;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.jsonMaxBytes = options.jsonMaxBytes ?? JSON_MAX_BYTES;
-    this.agent = new Agent({
-      connect: {
-        timeout: this.timeouts.connectMs,
-        ...(options.caPem ? { ca: options.caPem } : {}),
-      },
-      headersTimeout: this.timeouts.headersMs,
-      bodyTimeout: this.timeouts.bodyMs,
-    });
+    this.caPem = options.caPem ?? undefined;
+  }
+
+  private undici(): Promise<Undici> {
+    this.pool ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({
+        connect: {
+          timeout: this.timeouts.connectMs,
+          ...(this.caPem ? { ca: this.caPem } : {}),
+        },
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      }),
+      request,
+    }));
+    return this.pool;
   }
 
   /** A GET of a JSON answer (at most `jsonMaxBytes`), checked by `check` when given. */
@@ -275,13 +291,13 @@ export class RemoteClient {
   }
 
   /** Waits for requests in flight, then closes the connections. */
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.pool) await (await this.pool).agent.close();
   }
 
   /** Cuts every connection now: requests in flight fail as RemoteUnreachable. */
-  destroy(): Promise<void> {
-    return this.agent.destroy();
+  async destroy(): Promise<void> {
+    if (this.pool) await (await this.pool).agent.destroy();
   }
 
   private async send(
@@ -300,10 +316,11 @@ export class RemoteClient {
     for (const [name, value] of Object.entries(init.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
+    const { agent, request: undiciRequest } = await this.undici();
     try {
-      return await request(url, {
+      return await undiciRequest(url, {
         method: method as Dispatcher.HttpMethod,
-        dispatcher: this.agent,
+        dispatcher: agent,
         headers: {
           ...init.headers,
           accept: init.accept,

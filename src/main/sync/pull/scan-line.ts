@@ -4,6 +4,7 @@ import { packageError } from '../../evidence/import/import-errors';
 import { packageScan, type PackageScan } from '../../evidence/import/package-scan';
 import { checkScanDocument } from '../../evidence/import/read-documents';
 import type { StoredTimelineEntry } from '../../evidence/timeline/timeline-entry';
+import { compileOnFirstCall } from '../../http/compile-on-first-call';
 import { detailsFromAjv, makeAjv } from '../../http/validation';
 
 // One line of a `POST /v1/sync/scans` answer (docs/contract/api.md#scans-for-a-sync), parsed and
@@ -18,9 +19,10 @@ const LineShape = Type.Object({ ...SyncScanLine.properties, scan: Type.Object({}
 type LineShape = Static<typeof LineShape>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+// Compiled when a pull first reads a line, not by every process that loads the server.
 const ajv = makeAjv(false);
-const validLine = ajv.compile<LineShape>(LineShape);
-const validSkipped = ajv.compile<SyncScanSkipped>(SyncScanSkipped);
+const validLine = compileOnFirstCall(() => ajv.compile<LineShape>(LineShape));
+const validSkipped = compileOnFirstCall(() => ajv.compile<SyncScanSkipped>(SyncScanSkipped));
 
 /** What an answer's line holds: a scan to store, or one the answer leaves out. */
 export type ScanLine = { kind: 'scan'; scan: PackageScan } | { kind: 'skipped'; id: string; why: 'gone' | 'package' };

@@ -5,13 +5,12 @@ import {
   SYNC_LINE_MAX_BYTES,
   type SyncScanLine,
   type SyncScanSkipped,
-  type SyncTimelineEntry,
 } from '../../../shared/api/sync';
 import type { TokenBreakdown } from '../../../shared/api/scans';
 import type { Db, ScanRow } from '../../db/index';
 import {
   timelineInfos,
-  timelinesTupleChunks,
+  timelinesAsJson,
   type TimelineInfo,
 } from '../../evidence/timeline/timeline-batch-reads.repository';
 import { toScan } from '../../scans/scan-mapping';
@@ -28,13 +27,17 @@ import { findViolationsOf } from '../../scans/scans.repository';
 const GROUP_SCANS = 500;
 /** Timeline entries and violations a group holds in memory, at most (a scan over it is a group alone). */
 const GROUP_ROWS = 50_000;
-/** Timeline rows a statement reads. */
-const ENTRY_ROWS = 20_000;
 
 /** A skipped line's most bytes: an id is at most 100 characters. */
 const SKIPPED_MAX_BYTES = 160;
 
-const line = (value: SyncScanLine | SyncScanSkipped): Buffer => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
+const line = (value: SyncScanSkipped): Buffer => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
+
+/** A scan's line, its timeline the JSON text the store built (timelinesAsJson). */
+function scanLine(fields: Omit<SyncScanLine, 'timeline'>, timeline: string): Buffer {
+  const head = JSON.stringify(fields);
+  return Buffer.from(`${head.slice(0, -1)},"timeline":${timeline}}\n`, 'utf8');
+}
 
 /** The answer for `ids` (the caller's asked order), `found` the visible ones among them. */
 export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap<string, ScanRow>): Readable {
@@ -48,18 +51,12 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
       const info = infos.get(id)!;
       return info.timelineId !== undefined && !info.summarised && info.count <= SYNC_LINE_ENTRIES_MAX ? [info] : [];
     });
-    const tuples = new Map<number, SyncTimelineEntry[]>(short.map((info) => [info.timelineId!, []]));
-    const [violations] = await Promise.all([
+    const [violations, timelines] = await Promise.all([
       findViolationsOf(db, scanIds),
-      (async () => {
-        for await (const rows of timelinesTupleChunks(
-          db,
-          short.map((info) => info.timelineId!),
-          ENTRY_ROWS,
-        )) {
-          for (const { timelineId, tuple } of rows) tuples.get(timelineId)!.push([tuple[1], tuple[2], tuple[3]]);
-        }
-      })(),
+      timelinesAsJson(
+        db,
+        short.map((info) => info.timelineId!),
+      ),
     ]);
     const out: Buffer[] = [];
     for (const id of asked) {
@@ -69,17 +66,19 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
         bytesOf = line({ id, skipped: 'gone' });
       } else {
         const info = infos.get(id)!;
-        const timeline = info.timelineId === undefined ? [] : tuples.get(info.timelineId);
-        if (timeline) {
-          bytesOf = line({
-            scan: toScan(scan, violations.get(id)!),
-            evidence: {
-              request_count: info.count,
-              total_tokens: info.tokens,
-              token_breakdown: JSON.parse(scan.token_breakdown) as TokenBreakdown,
+        const timeline = info.timelineId === undefined ? '[]' : timelines.get(info.timelineId);
+        if (timeline !== undefined) {
+          bytesOf = scanLine(
+            {
+              scan: toScan(scan, violations.get(id)!),
+              evidence: {
+                request_count: info.count,
+                total_tokens: info.tokens,
+                token_breakdown: JSON.parse(scan.token_breakdown) as TokenBreakdown,
+              },
             },
             timeline,
-          });
+          );
         }
         // Every line after this one still needs room, at least a skipped one's.
         const room = SYNC_ANSWER_MAX_BYTES - bytes - (ids.length - written - 1) * SKIPPED_MAX_BYTES;

@@ -37,10 +37,24 @@ describe('import ids', () => {
   });
 
   it('of pulled scans are SHA-256("scandesk.sync.v1\\0" + remote + "\\0" + id): never an import\'s, one per remote', () => {
-    expect(pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('scan_CRVRQ3WXA5EC4KV01DAB0R0T0J');
-    expect(pulledViolationId('remote-team', 'vio_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('vio_ZBVC4AAMW527PEAAWD5MSQB2T4');
+    expect(pulledScanId('remote-team', 'up-1')).toBe('scan_9J07NN1BE5ZT5S1QBWJ0XMF640');
+    expect(pulledViolationId('remote-team', 'v-1')).toBe('vio_6ERZFY7RDZ3TGPPGR8C6G7E92A');
     expect(pulledScanId('remote-team', 'x')).not.toBe(derivedScanId('remote-team', 'x'));
     expect(pulledScanId('remote-a', 'x')).not.toBe(pulledScanId('remote-b', 'x'));
     expect(new Ajv({ strict: false }).validate(Id, pulledScanId('r', 'x'))).toBe(true);
+  });
+
+  it('of pulled scans keep a ULID\'s time in front, so that a remote\'s order is the order they are stored in', () => {
+    expect(pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('scan_01JD2Q8Z7YCRVRQ3WXA5EC4KV0');
+    expect(pulledViolationId('remote-team', 'vio_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('vio_01JD2Q8Z7YZBVC4AAMW527PEAA');
+    const earlier = pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN');
+    const later = pulledScanId('remote-team', 'scan_01JD2Q8Z7Z0000000000000000');
+    expect(earlier < later).toBe(true);
+    expect(pulledScanId('remote-a', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).not.toBe(earlier);
+    // Not a ULID (a lowercase letter, too short, a time past 48 bits): the whole hash.
+    for (const id of ['scan_01jd2q8z7y6x5w4v3t2s1r0qpn', 'scan_01JD2Q8Z7Y', 'scan_81JD2Q8Z7Y6X5W4V3T2S1R0QPN']) {
+      expect(pulledScanId('remote-team', id).slice(5, 15)).not.toBe(id.slice(5, 15));
+    }
+    expect(new Ajv({ strict: false }).validate(Id, earlier)).toBe(true);
   });
 });
