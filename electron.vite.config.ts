@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { precompress } from './src/main/server/viewer/precompress.vite-plugin';
 
 export default defineConfig({
   main: {
@@ -29,13 +30,11 @@ export default defineConfig({
       // whose scripts must not then resolve under /scans/. electron-vite forces './' (for file://
       // loading, which we never do: the window loads the served UI), so override it after it.
       { name: 'scandesk-absolute-base', config: () => ({ base: '/' }) },
+      precompress(),
     ],
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       minify: true,
-      // One local bundle (~1 MB with recharts and TanStack) loads from 127.0.0.1 or disk, never a
-      // network: splitting it buys nothing here, so the warning is noise.
-      chunkSizeWarningLimit: 1500,
       rollupOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },
     },
   },

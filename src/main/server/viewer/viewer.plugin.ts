@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain-error';
 import { sendError } from '../errors';
 import { isApiPath, normalizedPath } from '../request-path';
+import { cacheControlFor } from './cache-control';
 
 export interface ViewerOptions {
   /** The built renderer to serve at `/`; without its index.html, `/` explains how to build it. */
@@ -21,6 +22,10 @@ const NOT_BUILT =
  * browser, so a deep link such as /scans/scan_… is its index.html; a missing file (its name has
  * an extension) stays a 404 rather than HTML posing as a script, and so does any other path.
  * Not encapsulated: the not-found handler is the whole app's.
+ *
+ * Each file goes out as the build's brotli or gzip variant when the client accepts one and the
+ * build wrote one (precompress.vite-plugin.ts), else as itself; hashed assets are cached for a
+ * year, the rest revalidated by ETag (docs/contract/api.md#the-viewer).
  */
 export const viewer = fp<ViewerOptions>(
   async (app, options) => {
@@ -39,7 +44,19 @@ export const viewer = fp<ViewerOptions>(
     });
 
     if (rendererDir) {
-      await app.register(fastifyStatic, { root: rendererDir, prefix: '/', index: 'index.html' });
+      await app.register(fastifyStatic, {
+        root: rendererDir,
+        prefix: '/',
+        index: 'index.html',
+        preCompressed: true,
+        // Cache-Control is ours (below), not the library's `public, max-age=0`.
+        cacheControl: false,
+        setHeaders: (response, path) => {
+          response.setHeader('Cache-Control', cacheControlFor(relative(rendererDir, path)));
+          // Every file may be sent in another encoding: shared caches must key on the header.
+          response.setHeader('Vary', 'Accept-Encoding');
+        },
+      });
       return;
     }
     app.get('/', { schema: { hide: true } }, async (_request, reply) =>

@@ -1,47 +1,66 @@
-import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import { ImportPage } from '../features/import/ImportPage';
-import { OrganizationsPage } from '../features/organizations/OrganizationsPage';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { parseOrganizationsSearch } from '../features/organizations/organizations-search';
-import { OverviewPage } from '../features/overview/OverviewPage';
 import { parseOverviewSearch } from '../features/overview/overview-search';
 import { parseScanDetailSearch } from '../features/scan-detail/detail-search';
-import { ScanDetailPage } from '../features/scan-detail/ScanDetailPage';
 import { parseScansSearch } from '../features/scans/scans-search';
-import { ScansPage } from '../features/scans/ScansPage';
-import { SettingsPage } from '../features/settings/SettingsPage';
+import { scansQuery } from '../features/scans/use-scans';
+import { meQuery } from '../features/users/users-api';
 import { Layout, NotFound } from './Layout';
+import { queryClient } from './query-client';
 
 // Code-based routes: every view and filter lives in the URL, so deep links survive a reload.
 // Each feature validates its own search parameters next to its page.
+// Pages load as their own chunks (recharts only with the pages that chart); the search parsers
+// stay in the entry so a URL is validated before its page's code arrives. A loader starts the
+// requests a view cannot draw without, beside its chunk rather than after it; it never waits for
+// them (the page's own queries show loading and errors), and asks only when nothing is cached.
 
-const rootRoute = createRootRoute({ component: Layout, notFoundComponent: NotFound });
+/** Starts a query unless the cache holds it; its outcome is the page's to show. */
+const startQuery = (options: Parameters<typeof queryClient.ensureQueryData>[0]): void =>
+  void queryClient.ensureQueryData(options).catch(() => undefined);
+
+const rootRoute = createRootRoute({
+  component: Layout,
+  notFoundComponent: NotFound,
+  loader: () => startQuery(meQuery),
+});
 
 const overviewRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/',
-  component: OverviewPage,
+  component: lazyRouteComponent(() => import('../features/overview/OverviewPage'), 'OverviewPage'),
   validateSearch: parseOverviewSearch,
 });
 const scansRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/scans',
-  component: ScansPage,
+  component: lazyRouteComponent(() => import('../features/scans/ScansPage'), 'ScansPage'),
   validateSearch: parseScansSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ deps }) => startQuery(scansQuery(deps)),
 });
 const scanDetailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/scans/$scanId',
-  component: ScanDetailPage,
+  component: lazyRouteComponent(() => import('../features/scan-detail/ScanDetailPage'), 'ScanDetailPage'),
   validateSearch: parseScanDetailSearch,
 });
-const importRoute = createRoute({ getParentRoute: () => rootRoute, path: '/import', component: ImportPage });
+const importRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/import',
+  component: lazyRouteComponent(() => import('../features/import/ImportPage'), 'ImportPage'),
+});
 const organizationsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/organizations',
-  component: OrganizationsPage,
+  component: lazyRouteComponent(() => import('../features/organizations/OrganizationsPage'), 'OrganizationsPage'),
   validateSearch: parseOrganizationsSearch,
 });
-const settingsRoute = createRoute({ getParentRoute: () => rootRoute, path: '/settings', component: SettingsPage });
+const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/settings',
+  component: lazyRouteComponent(() => import('../features/settings/SettingsPage'), 'SettingsPage'),
+});
 
 export const routeTree = rootRoute.addChildren([
   overviewRoute,

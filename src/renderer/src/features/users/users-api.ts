@@ -8,7 +8,8 @@ export const userKeys = {
 };
 
 /** Who is signed in. A 401 is an answer (the sign-in screen), not a hiccup: no retries. */
-export const useMe = () => useQuery({ queryKey: userKeys.me, queryFn: () => api<User>('GET', '/v1/me'), retry: false });
+export const meQuery = { queryKey: userKeys.me, queryFn: () => api<User>('GET', '/v1/me'), retry: false } as const;
+export const useMe = () => useQuery(meQuery);
 
 /** Every user, for the workspace owner's pickers; anyone else gets 403 and types an id or manages only their own. */
 export const useUsers = () =>
