@@ -23,16 +23,18 @@ function rawRequest(port: number, head: string, body = ''): Promise<{ status: nu
   });
 }
 
-const spooledImports = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('scandesk-import-'));
-
 describe('requests are judged on the decoded path, before any body is read', () => {
   let ctx: TestContext;
   let rendererDir: string;
+  // This app's own spool directory: imports of tests running beside this one spool to the shared one.
+  let spoolDir: string;
   let port: number;
+  const spooledImports = (): string[] => readdirSync(spoolDir).filter((name) => name.startsWith('scandesk-import-'));
   beforeAll(async () => {
     rendererDir = mkdtempSync(join(tmpdir(), 'scandesk-renderer-'));
+    spoolDir = mkdtempSync(join(tmpdir(), 'scandesk-spool-'));
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Scandesk</title>');
-    ctx = await createTestContext({ rendererDir });
+    ctx = await createTestContext({ rendererDir, importLimits: { spoolDir } });
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     port = (ctx.app.server.address() as { port: number }).port;
   });
@@ -42,6 +44,7 @@ describe('requests are judged on the decoded path, before any body is read', () 
   afterAll(async () => {
     await ctx.close();
     rmSync(rendererDir, { recursive: true, force: true });
+    rmSync(spoolDir, { recursive: true, force: true });
   });
 
   it('an encoded /v1 path needs a token like the plain one', async () => {
