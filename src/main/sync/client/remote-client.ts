@@ -141,7 +141,8 @@ export class RemoteClient {
   }
 
   private undici(): Promise<Undici> {
-    this.pool ??= import('undici').then(({ Agent, request }) => ({
+    // A CommonJS package: its exports object is the default export, in the sources and the bundle alike.
+    this.pool ??= import('undici').then(({ default: { Agent, request } }) => ({
       agent: new Agent({
         connect: {
           timeout: this.timeouts.connectMs,
