@@ -44,7 +44,7 @@ describe('import ids', () => {
     expect(new Ajv({ strict: false }).validate(Id, pulledScanId('r', 'x'))).toBe(true);
   });
 
-  it('of pulled scans keep a ULID\'s time in front, so that a remote\'s order is the order they are stored in', () => {
+  it("of pulled scans keep a ULID's time in front, so that a remote's order is the order they are stored in", () => {
     expect(pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('scan_01JD2Q8Z7YCRVRQ3WXA5EC4KV0');
     expect(pulledViolationId('remote-team', 'vio_01JD2Q8Z7Y6X5W4V3T2S1R0QPN')).toBe('vio_01JD2Q8Z7YZBVC4AAMW527PEAA');
     const earlier = pulledScanId('remote-team', 'scan_01JD2Q8Z7Y6X5W4V3T2S1R0QPN');
