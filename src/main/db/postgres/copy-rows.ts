@@ -1,6 +1,7 @@
 import { finished } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Executor } from '../database';
+import { quoteIdentifier } from '../quote-identifier';
 import { withPgClient } from './pool-driver';
 
 /** A value COPY's text format can carry; what BulkInserter pushes. */
@@ -29,8 +30,6 @@ export async function copyRows(
     await finished(stream);
   });
 }
-
-const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;

@@ -7,6 +7,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Executor } from '../database';
+import { quoteIdentifier } from '../quote-identifier';
 
 /**
  * A pooled pg client as Kysely's connection. Kysely's own PostgresDriver keeps the client
@@ -92,7 +93,7 @@ export class PoolDriver implements Driver {
 }
 
 async function runSavepointCommand(connection: DatabaseConnection, command: string, name: string): Promise<void> {
-  await connection.executeQuery(CompiledQuery.raw(`${command} "${name.replaceAll('"', '""')}"`));
+  await connection.executeQuery(CompiledQuery.raw(`${command} ${quoteIdentifier(name)}`));
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type QueryResult,
   type SqliteDatabase,
 } from 'kysely';
+import { quoteIdentifier } from '../quote-identifier';
 
 /** Runs one compiled query on a better-sqlite3 handle, as Kysely's own SQLite connection does. */
 function run<R>(db: SqliteDatabase, { sql, parameters }: CompiledQuery): QueryResult<R> {
@@ -118,15 +119,15 @@ export class TwoHandleSqliteDriver implements Driver {
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoted(name)}`));
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdentifier(name)}`));
   }
 
   async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoted(name)}`));
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteIdentifier(name)}`));
   }
 
   async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release ${quoted(name)}`));
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteIdentifier(name)}`));
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -154,5 +155,3 @@ export class TwoHandleSqliteDriver implements Driver {
     this.writer.close();
   }
 }
-
-const quoted = (name: string): string => `"${name.replaceAll('"', '""')}"`;
