@@ -8,8 +8,11 @@
 // came since (the PASSIVE one did the rest, without holding anyone up) and makes the next write
 // start the log over; `journal_size_limit` then cuts a file that had grown back to that size.
 
-/** SQLite's default auto-checkpoint size, in pages of 4 KiB: the log size after which a checkpoint is asked for. */
-export const CHECKPOINT_BYTES = 1000 * 4096;
+/** SQLite's own auto-checkpoint size, in pages: restored on the writer when the checkpointer cannot run. */
+export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+
+/** The log size after which a checkpoint is asked for: SQLite's default, in pages of 4 KiB. */
+export const CHECKPOINT_BYTES = DEFAULT_AUTOCHECKPOINT_PAGES * 4096;
 
 /**
  * A log this long when a PASSIVE checkpoint ran has not started over for two checkpoints' worth of

@@ -4,9 +4,9 @@ import { Kysely, SqliteAdapter, SqliteDialect, type DialectAdapter, type Driver 
 import type { Database, Executor } from '../database';
 import type { Store, StoreSlot } from '../store';
 import { TwoHandleSqliteDriver } from './sqlite-driver';
-import { JOURNAL_SIZE_LIMIT_BYTES } from './checkpoint-decision';
+import { DEFAULT_AUTOCHECKPOINT_PAGES, JOURNAL_SIZE_LIMIT_BYTES } from './checkpoint-decision';
 import { cachingStatements } from './statement-cache';
-import { DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpointer } from './wal-checkpointer';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export interface OpenOptions {
   /** Path of an Electron-ABI build of better-sqlite3; Node uses the package's own binary. */

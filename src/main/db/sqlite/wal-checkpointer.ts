@@ -11,9 +11,6 @@ import { passiveCheckpointDue, restartDue, type CheckpointReport } from './check
 // RESTART one after it while holding the writer when the log does not start over by itself
 // (checkpoint-decision.ts says when).
 
-/** SQLite's own default, restored on the writer when the worker cannot run. */
-export const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
-
 // Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
 // its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.
 // No busy timeout: a RESTART checkpoint runs while the checkpointer holds this process's writer, so
