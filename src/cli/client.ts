@@ -138,24 +138,18 @@ export class ApiClient {
   /** A JSON request and its parsed answer (undefined for 204); an error answer is thrown as a ServerError. */
   async request<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const { url, token } = await this.target();
-    const json = body === undefined ? undefined : JSON.stringify(body);
+    const json = jsonRequest(body, headers);
     let answer: Exchange;
     try {
       answer = await exchange(url + path, {
         method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(json === undefined ? headers : { ...headers, 'Content-Type': 'application/json' }),
-        },
-        body: json,
+        headers: { Authorization: `Bearer ${token}`, ...json.headers },
+        body: json.body,
       });
     } catch (error) {
       throw transportError(error, this.resolved!.url, false);
     }
-    if (answer.status < 200 || answer.status > 299) {
-      const said = `the server answered ${answer.status} ${answer.statusText}`;
-      throw ServerError.fromBody(answer.status, parseJson(answer.body), said);
-    }
+    if (answer.status < 200 || answer.status > 299) throw refusal(answer.status, answer.statusText, answer.body);
     if (answer.status === 204) return undefined as T;
     return parseJson(answer.body) as T;
   }
@@ -171,11 +165,7 @@ export class ApiClient {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<Response> {
-    return this.send(path, {
-      method,
-      headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    return this.send(path, { method, ...jsonRequest(body, headers) });
   }
 
   /**
@@ -231,12 +221,23 @@ export class ApiClient {
     } catch (error) {
       throw transportError(error, options.url, init.streamed === true);
     }
-    if (!response.ok) {
-      const answer = `the server answered ${response.status} ${response.statusText}`;
-      throw ServerError.fromBody(response.status, parseJson(await response.text()), answer);
-    }
+    if (!response.ok) throw refusal(response.status, response.statusText, await response.text());
     return response;
   }
+}
+
+/** The headers and body of a request whose body (if any) is JSON. */
+function jsonRequest(
+  body: unknown,
+  headers: Record<string, string>,
+): { headers: Record<string, string>; body: string | undefined } {
+  if (body === undefined) return { headers, body: undefined };
+  return { headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** An error answer as the ServerError it is, its body's error shape kept. */
+function refusal(status: number, statusText: string, text: string): ServerError {
+  return ServerError.fromBody(status, parseJson(text), `the server answered ${status} ${statusText}`);
 }
 
 function parseJson(text: string): unknown {
