@@ -20,51 +20,94 @@ const INSERT_ROWS = 100;
 /** A staged timeline untouched for this long belongs to an import that is no longer running. */
 export const STALE_STAGE_MS = 10 * 60_000;
 
-/** Writes one scan's timeline, a step at a time, as a staged timeline; its pyramid is kept for the scan. */
+/**
+ * Writes one scan's timeline, a step at a time, as a staged timeline; its pyramid is kept for the
+ * scan. One step is in flight while the caller reads the next chunk, so that reading and the
+ * store's writing overlap (on PostgreSQL, another process); `settled` waits for it.
+ */
 export class StagedTimelineWriter {
   /** The staged timeline, once the first entry made it. */
   id: number | undefined;
   readonly grid = new GridRecorder();
   private seq = 0;
+  /** The step being written; its failure surfaces at the next write or at `settled`. */
+  private inFlight: Promise<void> | undefined;
 
   constructor(private readonly db: Db) {}
 
+  /** Starts writing `entries` (copied: the caller may reuse them) once the step before has committed. */
   async write(entries: readonly StoredTimelineEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += STAGE_ROWS) {
-      await this.step(entries, start, Math.min(start + STAGE_ROWS, entries.length));
+      const end = Math.min(start + STAGE_ROWS, entries.length);
+      const rows = new StepRows(end - start);
+      for (let i = start; i < end; i++) {
+        const { timestamp, action, tokens } = entries[i]!;
+        rows.set(i - start, timestamp, action, tokens);
+        this.grid.push(timestamp, tokens);
+      }
+      const seq = this.seq;
+      this.seq += end - start;
+      await this.settled();
+      // In a transaction of its own, committed before any step: a discard finds it whatever
+      // step is in flight, and that step's lock makes the discard wait for it (touchStagedTimeline).
+      this.id ??= await inTransaction(this.db, (trx) => createStagedTimeline(trx, Date.now()), {
+        isolation: 'read committed',
+      });
+      const step = this.step(this.id, seq, rows);
+      // Marked handled here; the failure is still delivered to whoever awaits it next.
+      step.catch(() => undefined);
+      this.inFlight = step;
+      // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
+      // for: without a turn of the event loop here, no request would be read, and no submit
+      // written, between two steps.
+      await nextTurn();
     }
   }
 
-  private async step(entries: readonly StoredTimelineEntry[], from: number, to: number): Promise<void> {
-    if (from === to) return;
+  /** Waits until every step started has committed; throws the failure of one that did not. */
+  async settled(): Promise<void> {
+    const step = this.inFlight;
+    this.inFlight = undefined;
+    await step;
+  }
+
+  private async step(id: number, seq: number, rows: StepRows): Promise<void> {
     const now = Date.now();
-    // Kept only once committed, as the seqs and the grid are: an attempt that is retried may
-    // have made a row that its rollback took back.
-    this.id = await inTransaction(
+    await inTransaction(
       this.db,
       async (trx) => {
         // Safe to leave unflushed: the import's closing transaction commits synchronously, and its
         // flush of the log takes every staged step before it along.
         await relaxTransaction(trx);
-        const id = this.id ?? (await createStagedTimeline(trx, now));
-        const rows = timelineInserter(this.db, trx, INSERT_ROWS);
-        for (let i = from, seq = this.seq; i < to; i++, seq++) {
-          const { timestamp, action, tokens } = entries[i]!;
-          const written = rows.push(id, seq, timestamp, action, tokens);
+        await touchStagedTimeline(trx, id, now);
+        const inserter = timelineInserter(this.db, trx, INSERT_ROWS);
+        for (let i = 0; i < rows.length; i++) {
+          const written = inserter.push(id, seq + i, rows.timestamps[i]!, rows.actions[i]!, rows.tokens[i]!);
           if (written) await written;
         }
-        await rows.flush();
-        await trx.updateTable('timelines').set({ staged_at: now }).where('id', '=', id).execute();
-        return id;
+        await inserter.flush();
       },
       { isolation: 'read committed' },
     );
-    for (let i = from; i < to; i++) this.grid.push(entries[i]!.timestamp, entries[i]!.tokens);
-    this.seq += to - from;
-    // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
-    // for: without a turn of the event loop here, no request would be read, and no submit
-    // written, between two steps.
-    await nextTurn();
+  }
+}
+
+/** One step's entries, a column at a time. */
+class StepRows {
+  readonly timestamps: number[];
+  readonly actions: string[];
+  readonly tokens: number[];
+
+  constructor(readonly length: number) {
+    this.timestamps = new Array<number>(length);
+    this.actions = new Array<string>(length);
+    this.tokens = new Array<number>(length);
+  }
+
+  set(i: number, timestamp: number, action: string, tokens: number): void {
+    this.timestamps[i] = timestamp;
+    this.actions[i] = action;
+    this.tokens[i] = tokens;
   }
 }
 
@@ -75,6 +118,22 @@ async function createStagedTimeline(trx: Executor, now: number): Promise<number>
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Marks staged timeline `id` as written to now, and locks it until the step commits: a sweep
+ * deleting it waits, and takes this step's entries along. Throws when it is gone already (swept
+ * while the import paused for minutes): no entry is ever written without its timeline, which on
+ * PostgreSQL no foreign key checks (migration 2026_11_29_120000_cascade_bulk_rows_by_trigger).
+ */
+async function touchStagedTimeline(trx: Executor, id: number, now: number): Promise<void> {
+  const result = await trx
+    .updateTable('timelines')
+    .set({ staged_at: now })
+    .where('id', '=', id)
+    .where('scan_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`staged timeline ${id} is gone`);
 }
 
 /**
