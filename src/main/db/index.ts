@@ -38,6 +38,8 @@ export {
   BulkInserter,
   relaxForBulkLoad,
   relaxTransaction,
+  withLoadTables,
+  withoutForeignKeys,
   withoutSecondaryIndexes,
   rowSample,
   ENTRY_SAMPLE,
