@@ -80,19 +80,29 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const { db } = workspace;
     const owner = await findWorkspaceOwner(db);
     if (!owner) throw new WorkspaceError('the store has no workspace owner');
-    const random = new Random(options.seed);
-    const world = createWorld(random, owner.id, options.now);
+    // The world and then the scans, from one PRNG: each call replays both from the seed.
+    const generate = () => {
+      const random = new Random(options.seed);
+      const world = createWorld(random, owner.id, options.now);
+      return { world, scans: new ScanGenerator(world, random, options.scans) };
+    };
+    const { world } = generate();
     await insertWorld(db, world);
 
-    const generator = new ScanGenerator(world, random, options.scans);
     const restore = relaxForBulkLoad(db);
     const counts = { timelineEntries: 0, violations: 0 };
     const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
     const batchSize = options.batchSize ?? (dialectOf(db) === 'postgres' ? POSTGRES_BATCH : DEFAULT_BATCH);
-    /** Every scan, a batch at a time, each batch written by `write`. */
+    /**
+     * Every scan, a batch at a time, each batch written by `write`; from the first scan again when
+     * called again (a transaction that retries its whole load).
+     */
     const load = async (write: (batch: readonly DemoScan[]) => Promise<Written>): Promise<void> => {
+      const generator = generate().scans;
       const batch: DemoScan[] = [];
       let done = 0;
+      counts.timelineEntries = 0;
+      counts.violations = 0;
       for (let scan = generator.next(); scan; scan = generator.next()) {
         batch.push(scan);
         if (batch.length === batchSize || done + batch.length === options.scans) {
