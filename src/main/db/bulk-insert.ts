@@ -285,7 +285,9 @@ export async function withLoadTables<T, N extends keyof Database & string>(
   if (dialectOf(trx) !== 'postgres') return work(into);
   for (const table of tables) {
     into[table] = `load_${table}`;
-    await sql`create temporary table ${sql.id(into[table])} (like ${sql.id(table)}) on commit drop`.execute(trx);
+    await sql`create temporary table ${sql.id(into[table])} (like ${sql.id(table)} including defaults) on commit drop`.execute(
+      trx,
+    );
   }
   const result = await work(into);
   for (const table of tables) {
