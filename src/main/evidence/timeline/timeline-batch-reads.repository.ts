@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf, type Executor } from '../../db/index';
+import { dialectOf, inList, type Executor } from '../../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import type { TimelineTuple } from './timeline-entry';
 
@@ -19,8 +19,16 @@ export async function timelineRefs(db: Executor, scanIds: readonly string[]): Pr
   for (const id of scanIds) refs.set(id, { timelineId: undefined, summarised: false });
   if (scanIds.length === 0) return refs;
   const [timelines, grids] = await Promise.all([
-    db.selectFrom('timelines').select(['id', 'scan_id']).where('scan_id', 'in', scanIds).execute(),
-    db.selectFrom('timeline_grids').select('scan_id').where('scan_id', 'in', scanIds).execute(),
+    db
+      .selectFrom('timelines')
+      .select(['id', 'scan_id'])
+      .where(inList(db, 'scan_id', scanIds))
+      .execute(),
+    db
+      .selectFrom('timeline_grids')
+      .select('scan_id')
+      .where(inList(db, 'scan_id', scanIds))
+      .execute(),
   ]);
   const summarised = new Set(grids.map((grid) => grid.scan_id));
   for (const timeline of timelines) {
@@ -144,7 +152,7 @@ export async function timelinesAsJson(
       eb.fn.countAll<number>().as('count'),
       eb.fn.sum<number | null>('tokens').as('tokens'),
     ])
-    .where('timeline_id', 'in', timelineIds)
+    .where(inList(db, 'timeline_id', timelineIds))
     .groupBy('timeline_id')
     .execute();
   for (const row of rows) {
