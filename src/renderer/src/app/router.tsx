@@ -1,10 +1,13 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { parseOrganizationsSearch } from '../features/organizations/organizations-search';
+import { startOverviewRequests } from '../features/overview/overview-requests';
 import { parseOverviewSearch } from '../features/overview/overview-search';
 import { parseScanDetailSearch } from '../features/scan-detail/detail-search';
+import { startScanDetailRequests } from '../features/scan-detail/scan-detail-requests';
 import { parseScansSearch } from '../features/scans/scans-search';
 import { scansQuery } from '../features/scans/use-scans';
 import { meQuery } from '../features/users/users-api';
+import { startQuery } from '../lib/start-query';
 import { Layout, NotFound } from './Layout';
 import { queryClient } from './query-client';
 
@@ -15,14 +18,10 @@ import { queryClient } from './query-client';
 // requests a view cannot draw without, beside its chunk rather than after it; it never waits for
 // them (the page's own queries show loading and errors), and asks only when nothing is cached.
 
-/** Starts a query unless the cache holds it; its outcome is the page's to show. */
-const startQuery = (options: Parameters<typeof queryClient.ensureQueryData>[0]): void =>
-  void queryClient.ensureQueryData(options).catch(() => undefined);
-
 const rootRoute = createRootRoute({
   component: Layout,
   notFoundComponent: NotFound,
-  loader: () => startQuery(meQuery),
+  loader: () => void startQuery(queryClient, meQuery),
 });
 
 const overviewRoute = createRoute({
@@ -30,6 +29,13 @@ const overviewRoute = createRoute({
   path: '/',
   component: lazyRouteComponent(() => import('../features/overview/OverviewPage'), 'OverviewPage'),
   validateSearch: parseOverviewSearch,
+  loaderDeps: ({ search }) => search,
+  // The range's end is the visit's clock: read here once, and the page keeps it for the visit.
+  loader: ({ deps }) => {
+    const visitedAt = Date.now();
+    startOverviewRequests(queryClient, deps, visitedAt);
+    return { visitedAt };
+  },
 });
 const scansRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -37,13 +43,15 @@ const scansRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/scans/ScansPage'), 'ScansPage'),
   validateSearch: parseScansSearch,
   loaderDeps: ({ search }) => search,
-  loader: ({ deps }) => startQuery(scansQuery(deps)),
+  loader: ({ deps }) => void startQuery(queryClient, scansQuery(deps)),
 });
 const scanDetailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/scans/$scanId',
   component: lazyRouteComponent(() => import('../features/scan-detail/ScanDetailPage'), 'ScanDetailPage'),
   validateSearch: parseScanDetailSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ params, deps }) => startScanDetailRequests(queryClient, params.scanId, deps),
 });
 const importRoute = createRoute({
   getParentRoute: () => rootRoute,
