@@ -11,6 +11,7 @@ export interface BarDatum {
 }
 
 const LABEL_WIDTH = 140;
+const COMPACT = { band: 26, minHeight: 80 };
 
 /**
  * Horizontal bars, one per named value: long names (tools, rules) stay readable. Plain SVG rather
@@ -26,6 +27,7 @@ export function BarChart({
   paints,
   fill,
   labelWidth = LABEL_WIDTH,
+  compact = false,
 }: {
   data: readonly BarDatum[];
   formatValue: (value: number) => string;
@@ -38,6 +40,8 @@ export function BarChart({
   /** The one colour of bars that have none by name; the first series hue by default. */
   fill?: string;
   labelWidth?: number;
+  /** Narrower bands and a lower least height, for a chart in a card beside others. */
+  compact?: boolean;
 }) {
   const prefix = useId().replace(/[^\w-]/g, '');
   const [box, width] = useElementWidth<HTMLDivElement>();
@@ -48,7 +52,7 @@ export function BarChart({
     return colors && Object.hasOwn(colors, name) ? colors[name]! : (fill ?? hueColor(0));
   };
   const ticks = valueTicks(Math.max(0, ...data.map((d) => d.value)));
-  const layout = barLayout({ width, count: data.length, ticks, labelWidth });
+  const layout = barLayout({ width, count: data.length, ticks, labelWidth, ...(compact ? COMPACT : {}) });
   const { plot } = layout;
   return (
     <div ref={box} className="bar-chart">
@@ -67,9 +71,9 @@ export function BarChart({
               <rect
                 className="bar-chart-band"
                 x={plot.left}
-                y={band.middle - BAR_LAYOUT.band / 2}
+                y={band.middle - layout.band / 2}
                 width={plot.right - plot.left}
-                height={BAR_LAYOUT.band}
+                height={layout.band}
               />
               <text
                 className="chart-tick-label"

@@ -11,6 +11,7 @@ export function ScanTokenBreakdownChart({ rows }: { rows: { name: string; tokens
       valueLabel="Tokens"
       fill="var(--accent)"
       labelWidth={72}
+      compact
     />
   );
 }

@@ -10,6 +10,9 @@ export interface BarLayoutOptions {
   /** The count axis's ticks, from 0 up: the last one is the full length. */
   ticks: readonly number[];
   labelWidth: number;
+  /** Px per value and the least height, for a chart that must stay small (BAR_LAYOUT's otherwise). */
+  band?: number;
+  minHeight?: number;
 }
 
 export const BAR_LAYOUT = {
@@ -30,7 +33,9 @@ export const BAR_LAYOUT = {
 export interface BarLayout {
   height: number;
   plot: { left: number; right: number; top: number; bottom: number };
-  /** Per value: its band's centre line, and its bar's top, thickness and length. */
+  /** Each value's share of the plot's height. */
+  band: number;
+  /** Per value: its band's centre line, and its bar's top and thickness. */
   bands: { middle: number; top: number; thickness: number }[];
   /** Per tick: its x. */
   tickX: number[];
@@ -38,8 +43,16 @@ export interface BarLayout {
   length: (value: number) => number;
 }
 
-export function barLayout({ width, count, ticks, labelWidth }: BarLayoutOptions): BarLayout {
-  const height = Math.max(BAR_LAYOUT.minHeight, count * BAR_LAYOUT.band + 40);
+export function barLayout({
+  width,
+  count,
+  ticks,
+  labelWidth,
+  band: bandPx = BAR_LAYOUT.band,
+  minHeight = BAR_LAYOUT.minHeight,
+}: BarLayoutOptions): BarLayout {
+  // The bands, the axis below them, and a margin above the first.
+  const height = Math.max(minHeight, count * bandPx + BAR_LAYOUT.axis + 10);
   const plot = {
     left: labelWidth,
     right: Math.max(labelWidth, width - BAR_LAYOUT.right),
@@ -56,7 +69,7 @@ export function barLayout({ width, count, ticks, labelWidth }: BarLayoutOptions)
   const full = ticks.at(-1) ?? 0;
   const span = plot.right - plot.left;
   const length = (value: number): number => (full > 0 ? (Math.max(0, Math.min(value, full)) / full) * span : 0);
-  return { height, plot, bands, tickX: ticks.map((tick) => plot.left + length(tick)), length };
+  return { height, plot, band, bands, tickX: ticks.map((tick) => plot.left + length(tick)), length };
 }
 
 /** A label cut to what fits in `labelWidth` (with an ellipsis); the whole name stays in its title. */

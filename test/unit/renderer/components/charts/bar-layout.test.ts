@@ -15,8 +15,16 @@ describe('barLayout', () => {
     expect(barLayout({ width: 500, count: 1, ticks: [0, 1], labelWidth: 140 }).height).toBe(BAR_LAYOUT.minHeight);
   });
 
+  it('takes narrower bands and a lower least height for a chart that must stay small', () => {
+    expect(barLayout({ width: 500, count: 2, ticks: [0, 1], labelWidth: 72, band: 26, minHeight: 80 }).height).toBe(
+      2 * 26 + 40,
+    );
+    expect(barLayout({ width: 500, count: 1, ticks: [0, 1], labelWidth: 72, band: 26, minHeight: 80 }).height).toBe(80);
+  });
+
   it('stacks the bands top to bottom, each bar centred in its band', () => {
     const band = (layout.plot.bottom - layout.plot.top) / 4;
+    expect(layout.band).toBe(band);
     expect(layout.bands.map((b) => b.middle)).toEqual([0, 1, 2, 3].map((i) => layout.plot.top + band * (i + 0.5)));
     for (const b of layout.bands) expect(b.top + b.thickness / 2).toBeCloseTo(b.middle);
     expect(layout.bands[0]!.thickness).toBeCloseTo(band * BAR_LAYOUT.fill);
