@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import type { ImportResult } from '../src/shared/api/evidence';
 import { databaseFile } from '../src/main/workspace/data-dir';
 import { createTimelineDataDir, type PackageFile } from './lib/evidence-fixture';
+import { cpuOf } from './lib/cpu-time';
 import { formatCount, formatNumber } from './lib/format';
 import { downloadToFile, postFile } from './lib/http';
 import { keptAliveGets } from './lib/latency';
@@ -150,9 +151,9 @@ async function soak(
         windows.submit(status >= 200 && status < 300, latency),
       );
     });
-    const sampler = setInterval(() => {
-      windows.sample(walSize(wal), procStatusBytes(server.pid, 'VmRSS'));
-    }, SAMPLE_MS);
+    const sample = (): void => windows.sample(walSize(wal), procStatusBytes(server.pid, 'VmRSS'), cpuOf(server.pid));
+    sample();
+    const sampler = setInterval(sample, SAMPLE_MS);
     const jobs = (async () => {
       for (let i = 0; i < count; i++) {
         await sleepUntil(start + (i + JOB_OFFSET) * windowMs);
@@ -199,6 +200,16 @@ function windowRows(window: WindowSummary, unit: string): Result[] {
       note: `${formatCount(window.submits)} submits; list p99 ${ms(window.listP99)} (${window.listRequests}), stats p99 ${ms(window.statsP99)} (${window.statsRequests}); import ${s(window.importMs)}, export ${s(window.exportMs)}`,
     }),
     result({ benchmark: NAME, label: `${label}: submit p99`, metric: 'ms', value: window.submitP99 }),
+    result({
+      benchmark: NAME,
+      label: `${label}: server CPU per submit`,
+      metric: 'ms',
+      value: window.cpuSeconds === null ? Number.NaN : (window.cpuSeconds * 1000) / Math.max(1, window.submits),
+      note:
+        window.cpuSeconds === null
+          ? undefined
+          : `server CPU ${window.cpuSeconds.toFixed(1)} s in the ${unit}: the readers', the import's and the export's work included`,
+    }),
   ];
   if (window.walPeak !== null) {
     rows.push(result({ benchmark: NAME, label: `${label}: WAL peak`, metric: 'MB', value: window.walPeak / MB }));

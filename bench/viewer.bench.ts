@@ -59,7 +59,7 @@ function readyAt({ key, charts, requests, timeline }: ReadyCheck): number | fals
     const figures = Array.from(document.querySelectorAll('figure.chart-figure'));
     ready =
       figures.length >= charts &&
-      figures.every((f) => f.querySelector('svg path.recharts-area-area, svg path.recharts-rectangle'));
+      figures.every((f) => f.querySelector('svg path.recharts-area-area, svg rect.bar-chart-bar'));
   } else if (key === 'scans') {
     ready = document.querySelectorAll('.scans-table tbody tr[data-index]').length > 0;
   } else {

@@ -8,7 +8,7 @@ const TICKS = 100;
 const SAMPLE_MS = 200;
 
 /** utime + stime of `pid` in seconds, or null once it is gone. */
-function cpuOf(pid: number): number | null {
+export function cpuOf(pid: number): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces and parentheses: the fields after it start past the last ')'.

@@ -22,6 +22,8 @@ export interface WindowSummary {
   /** The median of the server's RSS samples, bytes. */
   rssMedian: number | null;
   rssPeak: number | null;
+  /** The server's CPU time in the window, seconds (null where /proc cannot be read). */
+  cpuSeconds: number | null;
   /** How long the window's import and export took, ms (null when none ran in it). */
   importMs: number | null;
   exportMs: number | null;
@@ -34,6 +36,7 @@ class Window {
   stats: number[] = [];
   wal: number[] = [];
   rss: number[] = [];
+  cpuSeconds: number | null = null;
   importMs: number | null = null;
   exportMs: number | null = null;
 }
@@ -56,6 +59,8 @@ const max = (values: number[]): number | null => (values.length === 0 ? null : M
 export class SoakWindows {
   private readonly windows: Window[];
   private startedAt = 0;
+  /** The server's CPU time at the last sample, seconds. */
+  private lastCpu: number | null = null;
 
   constructor(
     readonly count: number,
@@ -93,11 +98,18 @@ export class SoakWindows {
     this.windowAt()?.[kind].push(latencyMs);
   }
 
-  sample(walBytes: number | null, rssBytes: number | null): void {
+  /**
+   * One sample of the WAL's size, the server's RSS and its CPU time so far (seconds): the CPU used
+   * since the previous sample counts in the window of this one.
+   */
+  sample(walBytes: number | null, rssBytes: number | null, cpuSeconds: number | null): void {
     const window = this.windowAt();
+    const previous = this.lastCpu;
+    this.lastCpu = cpuSeconds;
     if (!window) return;
     if (walBytes !== null) window.wal.push(walBytes);
     if (rssBytes !== null) window.rss.push(rssBytes);
+    if (cpuSeconds !== null && previous !== null) window.cpuSeconds = (window.cpuSeconds ?? 0) + cpuSeconds - previous;
   }
 
   job(kind: 'importMs' | 'exportMs', index: number, ms: number): void {
@@ -120,6 +132,7 @@ export class SoakWindows {
       walPeak: max(window.wal),
       rssMedian: median(window.rss),
       rssPeak: max(window.rss),
+      cpuSeconds: window.cpuSeconds,
       importMs: window.importMs,
       exportMs: window.exportMs,
     }));

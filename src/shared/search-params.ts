@@ -36,11 +36,29 @@ export function parseSearch<T extends TProperties>(
   return search as { [K in keyof Static<TObject<T>>]?: Static<TObject<T>>[K] };
 }
 
+/**
+ * Each field's answers by the text or number it was given. Converting and checking through TypeBox
+ * costs up to a few milliseconds a field (an enum's type is worked out anew at every call), and the
+ * router parses a page's search several times per navigation; a URL holds few distinct values.
+ */
+const answers = new WeakMap<TProperties[string], Map<unknown, unknown>>();
+const MAX_ANSWERS = 1000;
+
 function fieldValue(field: TProperties[string], value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
   const trimmed = typeof value === 'string' ? value.trim() : value;
   if (trimmed === '') return undefined;
-  const converted = Value.Convert(field, trimmed);
+  if (typeof trimmed === 'object') return convertAndCheck(field, trimmed);
+  let known = answers.get(field);
+  if (!known) answers.set(field, (known = new Map()));
+  if (known.has(trimmed)) return known.get(trimmed);
+  const answer = convertAndCheck(field, trimmed);
+  if (known.size < MAX_ANSWERS) known.set(trimmed, answer);
+  return answer;
+}
+
+function convertAndCheck(field: TProperties[string], value: unknown): unknown {
+  const converted = Value.Convert(field, value);
   return Value.Check(field, converted) ? converted : undefined;
 }
 

@@ -27,8 +27,8 @@ async function toolFills(page: Page): Promise<{ areas: Map<string, string>; bars
   areas.delete('other');
 
   const top = page.getByRole('figure', { name: 'Top tools by tokens' });
-  await expect(top.locator('.recharts-bar-rectangle').first()).toBeVisible();
-  const barFills = await fills(top.locator('.recharts-bar-rectangle path'));
+  await expect(top.locator('.bar-chart-bar').first()).toBeVisible();
+  const barFills = await fills(top.locator('.bar-chart-bar'));
   // The bars are the data table's first rows, in its order.
   const names = (await top.locator('tbody th').allTextContents()).slice(0, barFills.length);
   expect(names).toHaveLength(barFills.length);

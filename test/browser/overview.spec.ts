@@ -25,7 +25,7 @@ test('with 90 days every chart draws data and summarises it in numbers', async (
   await expect(page.getByRole('button', { name: '90 d' })).toHaveAttribute('aria-pressed', 'true');
   for (const title of CHARTS) {
     const figure = chart(page, title);
-    await expect(figure.locator('svg path.recharts-area-area, svg path.recharts-rectangle').first()).toBeAttached();
+    await expect(figure.locator('svg path.recharts-area-area, svg rect.bar-chart-bar').first()).toBeAttached();
     await expect(figure.locator('figcaption')).toContainText(/\d/);
   }
   await expect(chart(page, 'Scans and violations over time').locator('figcaption')).toContainText(/[\d,]+ scans/);

@@ -27,7 +27,8 @@ export function tupleReader<R extends unknown[]>(db: Db, sql: string): (params: 
   let statement: SQLite.Statement<unknown[], R> | undefined;
   return (params) =>
     withSqliteReader(db, (sqlite) => {
-      statement ??= sqlite.prepare<unknown[], R>(sql).raw(true);
+      // The read-only handle is reopened now and then (new planner statistics): prepared again on the new one.
+      if (statement?.database !== sqlite) statement = sqlite.prepare<unknown[], R>(sql).raw(true);
       return statement.all(...params);
     });
 }

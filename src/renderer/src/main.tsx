@@ -1,3 +1,5 @@
+// First: starts the page's chunk while the rest of the entry is evaluated.
+import './app/start-page-chunk';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -138,7 +138,13 @@ function openReader(writer: SQLite.Database, options: OpenOptions): SQLite.Datab
 export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): Kysely<Database> {
   // The driver owns the reader's lifetime; `opened` is the raw handle under its current one.
   let opened: SQLite.Database | null = null;
-  const checkpointer = onDisk(sqlite) ? walCheckpointer(sqlite, options) : null;
+  const checkpointer = onDisk(sqlite)
+    ? walCheckpointer(sqlite, options, () => {
+        // The worker wrote statistics: the writer loads them now, the reader when it opens again.
+        sqlite.exec('analyze sqlite_schema');
+        driver.closeReader();
+      })
+    : null;
   const driver = new TwoHandleSqliteDriver(
     cachingStatements(sqlite),
     () => {
@@ -155,10 +161,11 @@ export function wrapSqlite(sqlite: SQLite.Database, options: OpenOptions = {}): 
 const onDisk = (sqlite: SQLite.Database): boolean => !sqlite.memory && sqlite.name !== '';
 
 /** Checkpoints the writer's WAL from a worker thread (wal-checkpointer.ts); the writer stops doing it itself. */
-function walCheckpointer(sqlite: SQLite.Database, options: OpenOptions): WalCheckpointer {
+function walCheckpointer(sqlite: SQLite.Database, options: OpenOptions, onStatistics: () => void): WalCheckpointer {
   sqlite.pragma('wal_autocheckpoint = 0');
   return new WalCheckpointer(sqlite.name, {
     nativeBinding: options.nativeBinding,
+    onStatistics,
     onFailure: () => {
       if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     },

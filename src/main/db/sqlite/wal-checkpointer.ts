@@ -1,7 +1,13 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { passiveCheckpointDue, restartDue, type CheckpointReport } from './checkpoint-decision';
+import {
+  JOURNAL_SIZE_LIMIT_BYTES,
+  passiveCheckpointDue,
+  restartDue,
+  type CheckpointReport,
+} from './checkpoint-decision';
+import { tablesToAnalyze, type OptimizeDebugRow } from './statistics-decision';
 
 // SQLite copies the WAL back into the database file (a checkpoint) on the connection that commits,
 // once the log passes 1000 pages: a million-entry import then waited 0.17–0.2 s for it after its
@@ -9,7 +15,8 @@ import { passiveCheckpointDue, restartDue, type CheckpointReport } from './check
 // (wal_autocheckpoint = 0); a worker thread with its own connection runs PASSIVE checkpoints, which
 // take no lock that writers or readers wait for, when the log has grown past the same size, and a
 // RESTART one after it while holding the writer when the log does not start over by itself
-// (checkpoint-decision.ts says when).
+// (checkpoint-decision.ts says when). After a checkpoint it also gives planner statistics to the
+// tables that have none yet (statistics-decision.ts says why), holding the writer as well.
 
 // Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
 // its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.
@@ -21,14 +28,28 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const options = { timeout: 0, ...(workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {}) };
 const db = new Database(workerData.file, options);
+// Its ANALYZE writes may be the ones that start the log over: the file is cut back as the writer's is.
+db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
+const statTables = () =>
+  db.prepare("select name from sqlite_schema where name = 'sqlite_stat1'").get() === undefined
+    ? []
+    : db.prepare('select distinct tbl from sqlite_stat1').pluck().all();
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
     process.exit(0);
   }
   try {
-    const [report] = db.pragma(message === 'restart' ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)');
-    parentPort.postMessage(report);
+    if (message === 'statistics') {
+      // Debug mode (0x1): what a full optimize would analyze, without doing it.
+      parentPort.postMessage({ wanted: db.pragma('optimize = 0x10003'), analyzed: statTables() });
+    } else if (typeof message === 'object') {
+      for (const table of message.analyze) db.exec('analyze "main"."' + table.replaceAll('"', '""') + '"');
+      parentPort.postMessage({ analyzed: message.analyze.length });
+    } else {
+      const [report] = db.pragma(message === 'restart' ? 'wal_checkpoint(RESTART)' : 'wal_checkpoint(PASSIVE)');
+      parentPort.postMessage(report);
+    }
   } catch (error) {
     parentPort.postMessage({ error: String(error && error.message) });
   }
@@ -46,13 +67,26 @@ export interface CheckpointerOptions {
   nativeBinding?: string | undefined;
   /** Called once if the worker fails: the writer must then checkpoint itself again. */
   onFailure: () => void;
+  /**
+   * Called while the writer is held, once the worker has written new planner statistics: the
+   * app's connections load statistics only when they open, and must load them again.
+   */
+  onStatistics?: () => void;
 }
+
+/** What the worker answers to 'statistics'. */
+interface StatisticsReport {
+  wanted: OptimizeDebugRow[];
+  analyzed: string[];
+}
+
+type Message = 'passive' | 'restart' | 'statistics' | { analyze: string[] };
 
 export class WalCheckpointer {
   private worker: Worker | null = null;
   private running: Promise<void> | null = null;
-  /** Hears the worker's answer to the checkpoint it was last asked for (null: it exited). */
-  private answer: ((report: CheckpointReport | null) => void) | null = null;
+  /** Hears the worker's answer to what it was last asked (null: it failed or exited). */
+  private answer: ((report: unknown) => void) | null = null;
   private failed = false;
   /** The log file's size when the last checkpoint was asked for. */
   private askedAt = 0;
@@ -64,6 +98,8 @@ export class WalCheckpointer {
   checkpoints = 0;
   /** RESTART checkpoints run so far. */
   restarts = 0;
+  /** Tables given statistics so far; each is analyzed here once at most. */
+  readonly analyzedTables = new Set<string>();
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
   constructor(
@@ -134,38 +170,68 @@ export class WalCheckpointer {
     this.hear(null);
   }
 
-  /** A PASSIVE checkpoint, and a RESTART one after it if the log did not start over by itself. */
+  /**
+   * A PASSIVE checkpoint, a RESTART one after it if the log did not start over by itself, and then
+   * statistics for the tables that have none.
+   */
   private async checkpoint(): Promise<void> {
-    const report = await this.ask((this.worker ??= this.start()), 'passive');
-    if (!report || !this.writer || !restartDue(report)) return;
-    const writer = this.writer;
+    const report = (await this.ask((this.worker ??= this.start()), 'passive')) as CheckpointReport | null;
+    if (!report || !this.writer) return;
+    if (restartDue(report)) {
+      await this.holdingWriter(async (worker) => {
+        this.restarts += 1;
+        await this.ask(worker, 'restart');
+      });
+    }
+    await this.analyzeNewTables();
+  }
+
+  /** ANALYZE, on the worker and holding the writer, of the tables with rows and no statistics. */
+  private async analyzeNewTables(): Promise<void> {
+    if (!this.worker) return;
+    const report = (await this.ask(this.worker, 'statistics')) as StatisticsReport | null;
+    if (!report) return;
+    const tables = tablesToAnalyze(report.wanted, new Set([...report.analyzed, ...this.analyzedTables]));
+    if (tables.length === 0) return;
+    await this.holdingWriter(async (worker) => {
+      for (const table of tables) this.analyzedTables.add(table);
+      if ((await this.ask(worker, { analyze: tables })) !== null) this.options.onStatistics?.();
+    });
+  }
+
+  /** Runs `work` on the worker while holding this process's writer; not once the worker was stopped. */
+  private async holdingWriter(work: (worker: Worker) => Promise<void>): Promise<void> {
+    const writer = this.writer!;
     await writer.lock();
     try {
-      // Stopped meanwhile (the store closes, or leaves WAL): nothing to restart.
-      if (!this.worker) return;
-      this.restarts += 1;
-      await this.ask(this.worker, 'restart');
+      // Stopped meanwhile (the store closes, or leaves WAL): nothing to do.
+      if (this.worker) await work(this.worker);
     } finally {
       writer.unlock();
     }
   }
 
-  private ask(worker: Worker, mode: 'passive' | 'restart'): Promise<CheckpointReport | null> {
+  private ask(worker: Worker, message: Message): Promise<unknown> {
     // Held while it works, so that whoever awaits settled() or stop() is not left behind by an exit.
     worker.ref();
-    const answered = new Promise<CheckpointReport | null>((resolve) => (this.answer = resolve));
-    worker.postMessage(mode);
+    const answered = new Promise<unknown>((resolve) => (this.answer = resolve));
+    worker.postMessage(message);
     return answered;
   }
 
   private start(): Worker {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: this.driver, file: this.file, nativeBinding: this.options.nativeBinding },
+      workerData: {
+        driver: this.driver,
+        file: this.file,
+        nativeBinding: this.options.nativeBinding,
+        journalSizeLimit: JOURNAL_SIZE_LIMIT_BYTES,
+      },
     });
     // Idle, it does not keep a process that is otherwise done alive (ask() holds it while it works).
     worker.unref();
-    worker.on('message', (message: CheckpointReport | { error: string }) => {
+    worker.on('message', (message: object) => {
       // Idle again, unless stop() is waiting for it.
       if (this.worker === worker) worker.unref();
       this.hear('error' in message ? null : message);
@@ -175,7 +241,7 @@ export class WalCheckpointer {
     return worker;
   }
 
-  private hear(report: CheckpointReport | null): void {
+  private hear(report: unknown): void {
     const answer = this.answer;
     this.answer = null;
     answer?.(report);

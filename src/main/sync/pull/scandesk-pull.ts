@@ -181,6 +181,12 @@ async function storePage(
   if (!cursorSaved) await saveCursor(ctx.db, ctx.remote.id, ctx.leaseOwner, page.cursor);
 }
 
+/**
+ * Feed pages (and their answers) fetched ahead of the page being stored: with two, the remote
+ * works on two answers at once, so its reads and its encoding overlap, while the laptop stores.
+ */
+const PAGES_AHEAD = 2;
+
 /** A feed page and, while the remote answers the dense route, its scans' answer under way. */
 interface Fetched {
   page: SyncChanges;
@@ -205,9 +211,23 @@ function fetchPage(ctx: SyncContext, state: PullState, cursor: string | null, si
   return fetched;
 }
 
+/** The page after `previous`, asked for once `previous` is in; null after the last page. */
+function fetchAfter(
+  ctx: SyncContext,
+  state: PullState,
+  previous: Promise<Fetched | null>,
+  signal: AbortSignal,
+): Promise<Fetched | null> {
+  const after = previous.then((fetched) =>
+    fetched?.page.more ? fetchPage(ctx, state, fetched.page.cursor, signal) : null,
+  );
+  after.catch(() => undefined);
+  return after;
+}
+
 /**
- * Pulls every change since the saved cursor. The next feed page and its scans are fetched while
- * a page is stored, so that the remote's work and the store's overlap; each page is still stored
+ * Pulls every change since the saved cursor. The next feed pages and their scans are fetched while
+ * a page is stored (PAGES_AHEAD), so that the remote's work and the store's overlap; each page is still stored
  * in feed order, its cursor with it. A cursor the remote refuses (400: malformed, or from a store
  * it no longer is) is dropped once and the feed read from its start: every scan already here
  * comes out unchanged. Answers how many scans the remote lets the user see now.
@@ -225,24 +245,26 @@ export async function pullFromScandesk(ctx: SyncContext, placement: PulledPlacem
   let total: number;
   ctx.progress.report('pull', 0, null, true);
   try {
-    let next = fetchPage(ctx, state, cursor, signal);
+    let ahead: Promise<Fetched | null>[] = [fetchPage(ctx, state, cursor, signal)];
     for (;;) {
       ctx.signal.throwIfAborted();
-      let fetched: Fetched;
+      while (ahead.length <= PAGES_AHEAD) ahead.push(fetchAfter(ctx, state, ahead[ahead.length - 1]!, signal));
+      let fetched: Fetched | null;
       try {
-        fetched = await next;
+        fetched = await ahead.shift()!;
       } catch (error) {
         if (error instanceof RemoteRefused && error.status === 400 && cursor !== null && !restarted) {
           cursor = null;
           restarted = true;
-          next = fetchPage(ctx, state, cursor, signal);
+          ahead = [fetchPage(ctx, state, cursor, signal)];
           continue;
         }
         throw error;
       }
+      // Only a page after the last is null, and the loop ends at the last.
+      if (fetched === null) throw new Error('the pull went past the last feed page');
       const { page, ids } = fetched;
       total = page.total;
-      if (page.more) next = fetchPage(ctx, state, page.cursor, signal);
       if (ids.length > 0) await storePage(ctx, placement, state, { ids, cursor: page.cursor }, fetched.answer);
       else if (page.cursor !== cursor) await saveCursor(ctx.db, remote.id, ctx.leaseOwner, page.cursor);
       cursor = page.cursor;

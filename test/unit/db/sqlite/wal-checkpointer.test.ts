@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../src/main/db/database';
 import { withRollbackJournal } from '../../../../src/main/db/sqlite/journal-switches';
 import { JOURNAL_SIZE_LIMIT_BYTES } from '../../../../src/main/db/sqlite/checkpoint-decision';
-import { openSqlite, openSqliteDatabase, sqliteUnder } from '../../../../src/main/db/sqlite/sqlite-connection';
+import {
+  openSqlite,
+  openSqliteDatabase,
+  sqliteEngineOf,
+  sqliteUnder,
+} from '../../../../src/main/db/sqlite/sqlite-connection';
 import { WalCheckpointer } from '../../../../src/main/db/sqlite/wal-checkpointer';
 
 const MB = 1024 * 1024;
@@ -77,6 +82,8 @@ describe('WAL checkpoints on a worker thread', () => {
     const reader = new SQLite(own, { readonly: true });
     try {
       insert.run(24 * 256);
+      // With statistics already, so that the worker's ANALYZE (the test after next) writes nothing here.
+      writer.exec('analyze');
       reader.exec('begin');
       reader.prepare('select count(*) from blobs').get();
       insert.run(256);
@@ -165,6 +172,37 @@ describe('WAL checkpoints on a worker thread', () => {
       await checkpointer.stop();
       writer.close();
     }
+  });
+
+  it('gives statistics to a table that had none when the store opened, and the app its plans', async () => {
+    // The list's shape: whose rows (one owner has them all) OR an organization's, newest first.
+    await sql`create table items (id integer primary key, owner text, org text, created integer, body blob)`.execute(
+      db,
+    );
+    await sql`create index items_owner on items (owner, id)`.execute(db);
+    await sql`create index items_org on items (org, id)`.execute(db);
+    await sql`create index items_created on items (created, id)`.execute(db);
+    const query = `select id from items where owner = 'me' or org in ('x') order by created desc, id desc limit 5`;
+    const plan = (handle: SQLite.Database): string =>
+      handle
+        .prepare(`explain query plan ${query}`)
+        .all()
+        .map((row) => (row as { detail: string }).detail)
+        .join('; ');
+    const engine = sqliteEngineOf(db)!;
+    expect(plan(engine.reader()!)).toContain('MULTI-INDEX OR');
+    // About 6 MB of log: past the size at which a checkpoint is asked for.
+    await sql`
+      with recursive n (i) as (select 1 union all select i + 1 from n where i < 6000)
+      insert into items (owner, org, created, body) select 'me', null, i, randomblob(900) from n`.execute(db);
+    await engine.checkpointer!.settled();
+    expect(engine.checkpointer!.analyzedTables.has('items')).toBe(true);
+    // Counted in full: every row is the owner's, so the plan walks the created index in order.
+    expect(sqliteUnder(db).prepare(`select stat from sqlite_stat1 where idx = 'items_owner'`).pluck().get()).toBe(
+      '6000 6000 1',
+    );
+    expect(plan(sqliteUnder(db))).toContain('SCAN items USING INDEX items_created');
+    expect(plan(engine.reader()!)).toContain('SCAN items USING INDEX items_created');
   });
 
   it('lets a rollback journal have the file: the worker closes its connection first', async () => {

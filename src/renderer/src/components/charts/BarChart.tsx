@@ -1,15 +1,7 @@
-import {
-  Bar,
-  BarChart as RechartsBarChart,
-  CartesianGrid,
-  Cell,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
-import { valueTicks } from '../../lib/value-ticks';
 import { useId } from 'react';
+import { useElementWidth } from '../../lib/use-element-width';
+import { valueTicks } from '../../lib/value-ticks';
+import { barLayout, BAR_LAYOUT, fitLabel } from './bar-layout';
 import { PaintDefs, paintFill } from './PaintDefs';
 import { hueColor, type Paint } from './palette';
 
@@ -18,7 +10,14 @@ export interface BarDatum {
   value: number;
 }
 
-/** Horizontal bars, one per named value: long names (tools, rules) stay readable. */
+const LABEL_WIDTH = 140;
+const COMPACT = { band: 26, minHeight: 80 };
+
+/**
+ * Horizontal bars, one per named value: long names (tools, rules) stay readable. Plain SVG rather
+ * than a charting library: a handful of bars needs no scales, state or measuring, and the
+ * overview draws four of these at once.
+ */
 export function BarChart({
   data,
   formatValue,
@@ -26,6 +25,9 @@ export function BarChart({
   valueLabel,
   colors,
   paints,
+  fill,
+  labelWidth = LABEL_WIDTH,
+  compact = false,
 }: {
   data: readonly BarDatum[];
   formatValue: (value: number) => string;
@@ -35,39 +37,73 @@ export function BarChart({
   colors?: Readonly<Record<string, string>>;
   /** A paint per bar by name (tools): a hue, or a pattern when there are more tools than hues. */
   paints?: ReadonlyMap<string, Paint>;
+  /** The one colour of bars that have none by name; the first series hue by default. */
+  fill?: string;
+  labelWidth?: number;
+  /** Narrower bands and a lower least height, for a chart in a card beside others. */
+  compact?: boolean;
 }) {
   const prefix = useId().replace(/[^\w-]/g, '');
+  const [box, width] = useElementWidth<HTMLDivElement>();
   const fillOf = (name: string): string => {
     const paint = paints?.get(name);
     if (paint) return paintFill(prefix, paint);
     // Names are anyone's (a tool called `constructor`): only the record's own keys count.
-    return colors && Object.hasOwn(colors, name) ? colors[name]! : hueColor(0);
+    return colors && Object.hasOwn(colors, name) ? colors[name]! : (fill ?? hueColor(0));
   };
-  const height = Math.max(120, data.length * 30 + 40);
   const ticks = valueTicks(Math.max(0, ...data.map((d) => d.value)));
+  const layout = barLayout({ width, count: data.length, ticks, labelWidth, ...(compact ? COMPACT : {}) });
+  const { plot } = layout;
   return (
-    <ResponsiveContainer width="100%" height={height}>
-      <RechartsBarChart
-        accessibilityLayer={false}
-        data={data as BarDatum[]}
-        layout="vertical"
-        margin={{ top: 4, right: 16, bottom: 0, left: 0 }}
-      >
+    <div ref={box} className="bar-chart">
+      <svg width={width} height={layout.height}>
         {paints && <PaintDefs prefix={prefix} paints={paints.values()} />}
-        <CartesianGrid strokeDasharray="3 3" horizontal={false} className="chart-grid" />
-        <XAxis type="number" tickFormatter={formatAxis} domain={[0, ticks.at(-1)!]} ticks={ticks} interval={0} />
-        <YAxis type="category" dataKey="name" width={140} />
-        <Tooltip
-          formatter={(value) => [formatValue(Number(value)), valueLabel]}
-          cursor={{ fillOpacity: 0.1 }}
-          contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
-        />
-        <Bar dataKey="value" name={valueLabel} fill={hueColor(0)} isAnimationActive={false}>
-          {data.map((d) => (
-            <Cell key={d.name} fill={fillOf(d.name)} />
+        <g className="chart-grid">
+          {layout.tickX.map((x, i) => (
+            <line key={i} x1={x} x2={x} y1={plot.top} y2={plot.bottom} strokeDasharray="3 3" />
           ))}
-        </Bar>
-      </RechartsBarChart>
-    </ResponsiveContainer>
+        </g>
+        {data.map((d, i) => {
+          const band = layout.bands[i]!;
+          return (
+            <g key={d.name} className="bar-chart-row">
+              <title>{`${d.name}: ${formatValue(d.value)} ${valueLabel.toLowerCase()}`}</title>
+              <rect
+                className="bar-chart-band"
+                x={plot.left}
+                y={band.middle - layout.band / 2}
+                width={plot.right - plot.left}
+                height={layout.band}
+              />
+              <text
+                className="chart-tick-label"
+                x={plot.left - BAR_LAYOUT.labelGap}
+                y={band.middle}
+                dy="0.35em"
+                textAnchor="end"
+              >
+                {fitLabel(d.name, labelWidth)}
+              </text>
+              <rect
+                className="bar-chart-bar"
+                x={plot.left}
+                y={band.top}
+                width={layout.length(d.value)}
+                height={band.thickness}
+                fill={fillOf(d.name)}
+              />
+            </g>
+          );
+        })}
+        <g className="bar-chart-axis">
+          <line x1={plot.left} x2={plot.right} y1={plot.bottom} y2={plot.bottom} />
+          {ticks.map((tick, i) => (
+            <text key={tick} className="chart-tick-label" x={layout.tickX[i]} y={plot.bottom + 16} textAnchor="middle">
+              {formatAxis(tick)}
+            </text>
+          ))}
+        </g>
+      </svg>
+    </div>
   );
 }

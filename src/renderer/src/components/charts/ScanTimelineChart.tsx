@@ -55,7 +55,13 @@ export function ScanTimelineChart({
     <div className="scan-timeline-chart" ref={box}>
       <ResponsiveContainer width="100%" height={260}>
         <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+          {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
+          <CartesianGrid
+            stroke="var(--border)"
+            strokeDasharray="3 3"
+            verticalValues={time.ticks}
+            horizontalValues={tokens}
+          />
           <XAxis
             dataKey="t"
             type="number"

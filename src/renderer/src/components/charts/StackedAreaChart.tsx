@@ -63,7 +63,13 @@ export function StackedAreaChart({
           margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
         >
           <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
-          <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
+          {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
+          <CartesianGrid
+            strokeDasharray="3 3"
+            className="chart-grid"
+            verticalValues={time.ticks}
+            horizontalValues={counts}
+          />
           <XAxis
             dataKey="start"
             type="number"

@@ -1,4 +1,4 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useLoaderData, useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useLive } from '../live/live-context';
 import { ActionChart } from './ActionChart';
@@ -19,9 +19,10 @@ export function OverviewPage() {
   const search = useSearch({ from: '/' });
   const navigate = useNavigate({ from: '/' });
   const selected = useMemo(() => selectedRange(search), [search]);
-  // Presets end "now": read once per visit, so re-renders and range switches keep stable query keys,
-  // and moved on when a scan is heard of live, so that the numbers take it in.
-  const [visited] = useState(() => Date.now());
+  // Presets end "now": read once per visit (by the route, which starts the charts' requests with it),
+  // so re-renders and range switches keep stable query keys, and moved on when a scan is heard of
+  // live, so that the numbers take it in.
+  const [visited] = useState(useLoaderData({ from: '/' }).visitedAt);
   const lastHeard = useLive().heard.at(-1)?.at;
   const now = Math.max(visited, lastHeard === undefined ? 0 : Math.ceil(lastHeard / LIVE_STEP_MS) * LIVE_STEP_MS);
   const range = useMemo(() => toTimeRange(selected, now), [selected, now]);

@@ -16,8 +16,12 @@ function whileMovingOn<T>(query: StatsQuery) {
     previousQuery && sameRangeMovedOn(previousQuery.queryKey[2] as StatsQuery, query) ? previous : undefined;
 }
 
-/** `origin`: `local` or a remote's name, or undefined for all of them together. */
-export function useTokenStats(range: TimeRange, groupBy: StatGroup, origin: string | undefined) {
+/**
+ * Tokens of a range grouped by `groupBy`: its key and how to fetch it, for the charts and for the
+ * route that starts it before the page's code has arrived. `origin`: `local` or a remote's name,
+ * or undefined for all of them together.
+ */
+export function tokenStatsQuery(range: TimeRange, groupBy: StatGroup, origin: string | undefined) {
   const query: StatsQuery = {
     since: iso(range.since),
     until: iso(range.until),
@@ -25,22 +29,28 @@ export function useTokenStats(range: TimeRange, groupBy: StatGroup, origin: stri
     group_by: groupBy,
     ...(origin === undefined ? {} : { origin }),
   };
-  return useQuery({
-    queryKey: statsKeys.tokens(query),
-    queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', { ...query }),
-    placeholderData: whileMovingOn<TokenStats>(query),
-  });
+  return { queryKey: statsKeys.tokens(query), queryFn: () => apiGet<TokenStats>('/v1/stats/tokens', { ...query }) };
 }
 
-export function useViolationStats(range: TimeRange, origin: string | undefined) {
+/** Violations of a range by severity and rule (see tokenStatsQuery). */
+export function violationStatsQuery(range: TimeRange, origin: string | undefined) {
   const query: StatsQuery = {
     since: iso(range.since),
     until: iso(range.until),
     ...(origin === undefined ? {} : { origin }),
   };
-  return useQuery({
+  return {
     queryKey: statsKeys.violations(query),
     queryFn: () => apiGet<ViolationStats>('/v1/stats/violations', { ...query }),
-    placeholderData: whileMovingOn<ViolationStats>(query),
-  });
+  };
+}
+
+export function useTokenStats(range: TimeRange, groupBy: StatGroup, origin: string | undefined) {
+  const options = tokenStatsQuery(range, groupBy, origin);
+  return useQuery({ ...options, placeholderData: whileMovingOn<TokenStats>(options.queryKey[2]) });
+}
+
+export function useViolationStats(range: TimeRange, origin: string | undefined) {
+  const options = violationStatsQuery(range, origin);
+  return useQuery({ ...options, placeholderData: whileMovingOn<ViolationStats>(options.queryKey[2]) });
 }

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { formatCount } from '../../lib/format';
+import { entriesAction } from './detail-search';
 import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry, type TimeWindow } from './timeline-shaping';
 import { useTimelinePages } from './use-scan-detail';
 import { useEntryViolations } from './use-scan-violations';
@@ -35,7 +36,7 @@ export function TimelineEntriesTable({
   window: TimeWindow | undefined;
   highlighted: number | undefined;
 }) {
-  const action = actionFilter?.trim() || undefined;
+  const action = entriesAction(actionFilter);
   const scrollRef = useRef<HTMLDivElement>(null);
   // The visible rows decide the pages, and the pages decide the row count: so the pages follow the
   // rows one render late, starting with the first page; the highlighted entry's page (its row is

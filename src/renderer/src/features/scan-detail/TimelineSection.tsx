@@ -3,7 +3,7 @@ import { ScanTimelineChart } from '../../components/charts/ScanTimelineChart';
 import { QueryState } from '../../components/QueryState';
 import { formatCount } from '../../lib/format';
 import { useClock } from '../../lib/use-clock';
-import type { ScanDetailSearch } from './detail-search';
+import { zoomWindow, type ScanDetailSearch } from './detail-search';
 import { TimelineEntriesTable } from './TimelineEntriesTable';
 import {
   bucketPoints,
@@ -41,8 +41,7 @@ export function TimelineSection({
   const clock = useClock();
   const buckets = useTimelineBuckets(scanId, requestCount);
   const large = needsBuckets(requestCount);
-  const window =
-    search.from !== undefined && search.to !== undefined ? { from: search.from, to: search.to } : undefined;
+  const window = zoomWindow(search);
   // Small timelines come whole (one request) and zoom client-side; large ones fetch a window's raw
   // entries only once the buckets say it holds few enough.
   const zoomRaw = wantsRawWindow({ requestCount, buckets: buckets.data, window });

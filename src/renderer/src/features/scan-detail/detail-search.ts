@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Label } from '../../../../shared/api/common';
 import { parseSearch } from '../../../../shared/search-params';
+import type { TimeWindow } from './timeline-shaping';
 
 const Index = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
@@ -25,3 +26,10 @@ export function parseScanDetailSearch(input: unknown): ScanDetailSearch {
   }
   return search;
 }
+
+/** The chart's zoom window the URL names, if any. */
+export const zoomWindow = ({ from, to }: ScanDetailSearch): TimeWindow | undefined =>
+  from !== undefined && to !== undefined ? { from, to } : undefined;
+
+/** The entries table's action filter as the server gets it. */
+export const entriesAction = (action: string | undefined): string | undefined => action?.trim() || undefined;

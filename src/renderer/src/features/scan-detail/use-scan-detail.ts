@@ -14,24 +14,34 @@ import { scanKeys } from '../scans/scans-api';
 
 const scanPath = (scanId: string): string => `/v1/scans/${encodeURIComponent(scanId)}`;
 
+// Each request's key and how to fetch it, for the page's hooks and for the route that starts them
+// beside the page's code (scan-detail-requests.ts).
+
+export const scanQuery = (scanId: string) => ({
+  queryKey: scanKeys.detail(scanId),
+  queryFn: () => apiGet<Scan>(scanPath(scanId)),
+});
+
 export function useScan(scanId: string) {
-  return useQuery({ queryKey: scanKeys.detail(scanId), queryFn: () => apiGet<Scan>(scanPath(scanId)) });
+  return useQuery(scanQuery(scanId));
 }
 
 /**
  * Counts and token breakdown, without the timeline and the violations: either may run to hundreds
  * of thousands, and each has its own paged requests.
  */
+export const evidenceSummaryQuery = (scanId: string) => ({
+  queryKey: scanKeys.evidenceSummary(scanId),
+  queryFn: () => apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'token_breakdown' }),
+});
+
 export function useEvidenceSummary(scanId: string) {
-  return useQuery({
-    queryKey: scanKeys.evidenceSummary(scanId),
-    queryFn: () => apiGet<Evidence>(`${scanPath(scanId)}/evidence`, { types: 'token_breakdown' }),
-  });
+  return useQuery(evidenceSummaryQuery(scanId));
 }
 
 const timelinePath = (scanId: string): string => `${scanPath(scanId)}/evidence/timeline`;
 
-function timelinePageQuery(scanId: string, action: string | undefined, page: number, window?: TimeWindow) {
+export function timelinePageQuery(scanId: string, action: string | undefined, page: number, window?: TimeWindow) {
   const range = window ? windowRange(window) : undefined;
   return {
     queryKey: scanKeys.timelinePage(scanId, action ?? null, page, range?.since ?? null, range?.until ?? null),
@@ -78,23 +88,31 @@ export function useTimelinePage(scanId: string, page: number | undefined) {
  * Raw entries for the chart: the whole timeline when it is small (no window), else the zoom
  * window's, at most RAW_POINT_LIMIT of them.
  */
-export function useRawTimeline(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
+export function rawTimelineQuery(scanId: string, window: TimeWindow | undefined) {
   const range = window ? windowRange(window) : undefined;
-  return useQuery({
+  return {
     queryKey: scanKeys.timelineRaw(scanId, range?.since ?? null, range?.until ?? null),
     queryFn: () => apiGet<TimelinePage>(timelinePath(scanId), { limit: RAW_POINT_LIMIT, ...range }),
-    enabled,
     staleTime: Infinity,
-  });
+  };
 }
+
+export function useRawTimeline(scanId: string, window: TimeWindow | undefined, enabled: boolean) {
+  return useQuery({ ...rawTimelineQuery(scanId, window), enabled });
+}
+
+/** The whole timeline's buckets, which a long one is charted from. */
+export const timelineBucketsQuery = (scanId: string) => ({
+  queryKey: scanKeys.timelineBuckets(scanId, BUCKET_COUNT),
+  queryFn: async () =>
+    (await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, { n: BUCKET_COUNT })).buckets,
+  staleTime: Infinity,
+});
 
 export function useTimelineBuckets(scanId: string, requestCount: number | undefined) {
   return useQuery({
-    queryKey: scanKeys.timelineBuckets(scanId, BUCKET_COUNT),
-    queryFn: async () =>
-      (await apiGet<TimelineBuckets>(`${scanPath(scanId)}/evidence/timeline/buckets`, { n: BUCKET_COUNT })).buckets,
+    ...timelineBucketsQuery(scanId),
     enabled: requestCount !== undefined && needsBuckets(requestCount),
-    staleTime: Infinity,
   });
 }
 

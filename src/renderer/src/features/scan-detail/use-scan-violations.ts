@@ -8,11 +8,13 @@ import { scanKeys } from '../scans/scans-api';
 const violationsPath = (scanId: string): string => `/v1/scans/${encodeURIComponent(scanId)}/violations`;
 
 /** Counts by severity and rule, without the violations themselves. */
+export const violationSummaryQuery = (scanId: string) => ({
+  queryKey: scanKeys.violationSummary(scanId),
+  queryFn: () => apiGet<ViolationSummary>(`${violationsPath(scanId)}/summary`),
+});
+
 export function useViolationSummary(scanId: string) {
-  return useQuery({
-    queryKey: scanKeys.violationSummary(scanId),
-    queryFn: () => apiGet<ViolationSummary>(`${violationsPath(scanId)}/summary`),
-  });
+  return useQuery(violationSummaryQuery(scanId));
 }
 
 /** The given pages of one rule group's violations, as page number → page once each arrives. */

@@ -8,5 +8,10 @@ export const toolKeys = {
 };
 
 /** Every tool of the scans the user can see, with counts: a short list whatever the store's size. */
-export const useTools = () =>
-  useQuery({ queryKey: toolKeys.list, queryFn: () => apiGet<ToolList>('/v1/tools'), staleTime: 60_000 });
+export const toolsQuery = {
+  queryKey: toolKeys.list,
+  queryFn: () => apiGet<ToolList>('/v1/tools'),
+  staleTime: 60_000,
+} as const;
+
+export const useTools = () => useQuery(toolsQuery);
