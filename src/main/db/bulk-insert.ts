@@ -65,11 +65,19 @@ export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] 
    * every chunk is written (on SQLite the raw handle's statements are part of it, since the
    * transaction holds the one connection).
    */
-  constructor(db: Db, trx: Executor, table: T, sample: RowSample<T, C>, chunkRows: number) {
+  constructor(
+    db: Db,
+    trx: Executor,
+    table: T,
+    sample: RowSample<T, C>,
+    chunkRows: number,
+    /** PostgreSQL: a table of `table`'s columns that the rows go to instead (withLoadTables). */
+    into: string = table,
+  ) {
     this.columns = Object.keys(sample);
     if (dialectOf(db) === 'postgres') {
       this.chunkRows = Math.max(chunkRows, POSTGRES_CHUNK_ROWS);
-      this.chunk = this.single = postgresChunkRunner(trx, table, this.columns);
+      this.chunk = this.single = postgresChunkRunner(trx, into, this.columns);
     } else {
       this.chunkRows = chunkRows;
       const compile = (rows: number): ChunkRunner => {
@@ -197,25 +205,94 @@ export const VIOLATION_SAMPLE = rowSample('violations', [
 ]);
 
 /**
- * Runs a bulk load inside the caller's SQLite transaction `trx` with `table`'s secondary indexes
+ * Runs a bulk load inside the caller's transaction `trx` with `table`'s secondary indexes
  * dropped, and creates them again from the DDL the store holds (the migrations' own) once it is
- * done: one sorted build each instead of a million random inserts into each (the demo: 7.3 →
- * 5.5 s for 100,000 scans). Only plain indexes go; unique ones (constraints) and triggers stay,
- * so every rule and rollup holds throughout. In one transaction, other connections see the
- * indexes before and after, never without; a failed load rolls the drop back with it.
- * PostgreSQL: `work` runs as it is.
+ * done: one sorted build each instead of a million random inserts into each (the demo on SQLite:
+ * 7.3 → 5.5 s for 100,000 scans). Only plain indexes go; unique ones (constraints) and triggers
+ * stay, so every rule and rollup holds throughout. In one transaction, a failed load rolls the
+ * drop back with it. On SQLite other connections see the indexes before and after, never
+ * without; on PostgreSQL the drop locks the table until the transaction ends, readers too, so
+ * only a load into a table nobody else uses yet may run in it (withoutForeignKeys says the same).
  */
 export async function withoutSecondaryIndexes<T>(
   trx: Executor,
   table: keyof Database & string,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (dialectOf(trx) === 'postgres') return work();
-  const { rows } = await sql<{ name: string; sql: string }>`
-    select name, sql from sqlite_master
-    where type = 'index' and tbl_name = ${table} and sql is not null and sql not like 'CREATE UNIQUE%'`.execute(trx);
+  const { rows } =
+    dialectOf(trx) === 'postgres'
+      ? await sql<{ name: string; sql: string }>`
+          select c.relname as name, pg_get_indexdef(i.indexrelid) as sql
+          from pg_index i join pg_class c on c.oid = i.indexrelid
+          where i.indrelid = ${table}::regclass and not i.indisunique and not i.indisprimary
+            and not exists (select 1 from pg_constraint k where k.conindid = i.indexrelid)`.execute(trx)
+      : await sql<{ name: string; sql: string }>`
+          select name, sql from sqlite_master
+          where type = 'index' and tbl_name = ${table} and sql is not null and sql not like 'CREATE UNIQUE%'`.execute(
+          trx,
+        );
   for (const index of rows) await sql`drop index ${sql.id(index.name)}`.execute(trx);
   const result = await work();
   for (const index of rows) await sql.raw(index.sql).execute(trx);
+  return result;
+}
+
+/**
+ * PostgreSQL: runs a bulk load inside the caller's transaction `trx` with the foreign keys of
+ * `tables` dropped, and adds them again once it is done, each checked by one join over the
+ * loaded rows instead of a query per row; a broken reference fails the transaction, so the load
+ * stores nothing, as a row-by-row check would have. The drop locks the tables until the
+ * transaction ends. SQLite checks its keys in process, cheaply: `work` runs as it is.
+ */
+export async function withoutForeignKeys<T>(
+  trx: Executor,
+  tables: readonly (keyof Database & string)[],
+  work: () => Promise<T>,
+): Promise<T> {
+  if (dialectOf(trx) !== 'postgres') return work();
+  const keys: { table: string; name: string; definition: string }[] = [];
+  for (const table of tables) {
+    const { rows } = await sql<{ name: string; definition: string }>`
+      select conname as name, pg_get_constraintdef(oid) as definition from pg_constraint
+      where contype = 'f' and conrelid = ${table}::regclass order by conname`.execute(trx);
+    for (const row of rows) keys.push({ table, ...row });
+  }
+  for (const key of keys) await sql`alter table ${sql.id(key.table)} drop constraint ${sql.id(key.name)}`.execute(trx);
+  const result = await work();
+  for (const key of keys) {
+    await sql`alter table ${sql.id(key.table)} add constraint ${sql.id(key.name)} ${sql.raw(key.definition)}`.execute(
+      trx,
+    );
+  }
+  return result;
+}
+
+/**
+ * PostgreSQL: runs a bulk load inside the caller's transaction `trx` whose rows for `tables` go to
+ * temporary tables of the same columns (`work` is given their names, for BulkInserter's `into`),
+ * then moves each into its table with one `INSERT … SELECT`, in the order given: the statement
+ * triggers (the day and count rollups) then aggregate every row at once, where a statement per
+ * chunk wrote each rollup row again for every chunk that touched it. Every constraint and
+ * trigger of the tables holds as for any insert. SQLite: the rows go to the tables themselves.
+ */
+export async function withLoadTables<T, N extends keyof Database & string>(
+  trx: Executor,
+  tables: readonly N[],
+  work: (into: Record<N, string>) => Promise<T>,
+): Promise<T> {
+  const into = {} as Record<N, string>;
+  for (const table of tables) into[table] = table;
+  if (dialectOf(trx) !== 'postgres') return work(into);
+  for (const table of tables) {
+    into[table] = `load_${table}`;
+    await sql`create temporary table ${sql.id(into[table])} (like ${sql.id(table)} including defaults) on commit drop`.execute(
+      trx,
+    );
+  }
+  const result = await work(into);
+  for (const table of tables) {
+    await sql`insert into ${sql.id(table)} select * from ${sql.id(into[table])}`.execute(trx);
+    await sql`drop table ${sql.id(into[table])}`.execute(trx);
+  }
   return result;
 }

@@ -39,6 +39,8 @@ export {
   BulkInserter,
   relaxForBulkLoad,
   relaxTransaction,
+  withLoadTables,
+  withoutForeignKeys,
   withoutSecondaryIndexes,
   rowSample,
   ENTRY_SAMPLE,

@@ -10,6 +10,8 @@ import {
   relaxTransaction,
   SCAN_SAMPLE,
   VIOLATION_SAMPLE,
+  withLoadTables,
+  withoutForeignKeys,
   withoutSecondaryIndexes,
   withRollbackJournal,
 } from '../db/index';
@@ -78,19 +80,29 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     const { db } = workspace;
     const owner = await findWorkspaceOwner(db);
     if (!owner) throw new WorkspaceError('the store has no workspace owner');
-    const random = new Random(options.seed);
-    const world = createWorld(random, owner.id, options.now);
+    // The world and then the scans, from one PRNG: each call replays both from the seed.
+    const generate = () => {
+      const random = new Random(options.seed);
+      const world = createWorld(random, owner.id, options.now);
+      return { world, scans: new ScanGenerator(world, random, options.scans) };
+    };
+    const { world } = generate();
     await insertWorld(db, world);
 
-    const generator = new ScanGenerator(world, random, options.scans);
     const restore = relaxForBulkLoad(db);
     const counts = { timelineEntries: 0, violations: 0 };
     const chunkRows = options.chunkRows ?? DEFAULT_CHUNK;
     const batchSize = options.batchSize ?? (dialectOf(db) === 'postgres' ? POSTGRES_BATCH : DEFAULT_BATCH);
-    /** Every scan, a batch at a time, each batch written by `write`. */
+    /**
+     * Every scan, a batch at a time, each batch written by `write`; from the first scan again when
+     * called again (a transaction that retries its whole load).
+     */
     const load = async (write: (batch: readonly DemoScan[]) => Promise<Written>): Promise<void> => {
+      const generator = generate().scans;
       const batch: DemoScan[] = [];
       let done = 0;
+      counts.timelineEntries = 0;
+      counts.violations = 0;
       for (let scan = generator.next(); scan; scan = generator.next()) {
         batch.push(scan);
         if (batch.length === batchSize || done + batch.length === options.scans) {
@@ -113,10 +125,27 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
             withoutSecondaryIndexes(trx, 'scans', () => load((batch) => insertBatch(db, trx, batch, chunkRows))),
           ),
         );
-      } else {
+      } else if (await hasScans(db)) {
         // A transaction per batch: PostgreSQL's writes from other servers go on between them.
         await load((batch) =>
           inTransaction(db, (trx) => insertBatch(db, trx, batch, chunkRows), { isolation: 'read committed' }),
+        );
+      } else {
+        // A store without scans yet: one transaction, the scans' list indexes built and the
+        // foreign keys checked once at the end (a row's index inserts and key checks were most
+        // of a PostgreSQL demo's time). The tables stay locked until it commits, readers too:
+        // nobody has anything in them to read yet.
+        await inTransaction(
+          db,
+          (trx) =>
+            withoutForeignKeys(trx, BULK_TABLES, () =>
+              withoutSecondaryIndexes(trx, 'scans', () =>
+                withLoadTables(trx, ['scans', 'violations'], (into) =>
+                  load((batch) => insertBatch(db, trx, batch, chunkRows, into)),
+                ),
+              ),
+            ),
+          { isolation: 'read committed' },
         );
       }
     } finally {
@@ -137,6 +166,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   }
 }
 
+/** The tables a demo fills by the million, whose foreign keys a load into a new store checks once. */
+const BULK_TABLES = ['scans', 'timelines', 'violations'] as const;
+
+async function hasScans(db: Db): Promise<boolean> {
+  return (await db.selectFrom('scans').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Where a batch's scans and violations go: their tables, or a load's (withLoadTables). */
+type LoadTables = Record<'scans' | 'violations', string>;
+
 interface Written {
   timelineEntries: number;
   violations: number;
@@ -147,12 +186,18 @@ interface Written {
  * inserts; parents before children, since foreign keys are checked row by row. A push answers
  * a promise only where the dialect writes asynchronously (see BulkInserter).
  */
-async function insertBatch(db: Db, trx: Executor, batch: readonly DemoScan[], chunkRows: number): Promise<Written> {
+async function insertBatch(
+  db: Db,
+  trx: Executor,
+  batch: readonly DemoScan[],
+  chunkRows: number,
+  into: LoadTables = { scans: 'scans', violations: 'violations' },
+): Promise<Written> {
   await relaxTransaction(trx);
-  const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows);
+  const scans = new BulkInserter(db, trx, 'scans', SCAN_SAMPLE, chunkRows, into.scans);
   const timelines = timelinesInserter(db, trx, chunkRows);
   const entries = timelineInserter(db, trx, chunkRows);
-  const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, chunkRows);
+  const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, chunkRows, into.violations);
   const changeSeq = await nextChangeSeq(trx);
   for (const s of batch) {
     const written = scans.push(

@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTimeline } from '../../../src/main/evidence/timeline/timeline-writes.repository';
-import { BulkInserter, ENTRY_SAMPLE, SCAN_SAMPLE, VIOLATION_SAMPLE } from '../../../src/main/db/bulk-insert';
+import {
+  BulkInserter,
+  ENTRY_SAMPLE,
+  SCAN_SAMPLE,
+  VIOLATION_SAMPLE,
+  withoutForeignKeys,
+} from '../../../src/main/db/bulk-insert';
 import type { Db, Executor } from '../../../src/main/db/database';
 import { inTransaction } from '../../../src/main/db/transaction';
 import { openWorkspace, type Workspace } from '../../../src/main/workspace/workspace';
@@ -92,6 +98,21 @@ describe('BulkInserter', () => {
     });
     await expect(work).rejects.toThrow(/unique|duplicate/i);
     const left = await db.selectFrom('scans').select('id').where('id', '=', 'scn_fail').execute();
+    expect(left).toEqual([]);
+  });
+
+  it('refuses a broken reference in a load whose foreign keys come back at its end, and stores none of it', async () => {
+    const broken = (id: string) => async (trx: Executor) => {
+      const findings = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, 100);
+      findings.push(id, 'scn_missing', 0, 'r', 'high', 'm', null);
+      await findings.flush();
+    };
+    await expect(
+      inTransaction(db, (trx) => withoutForeignKeys(trx, ['violations'], () => broken('vio_load')(trx))),
+    ).rejects.toThrow(/foreign key/i);
+    // The keys are back for every later write.
+    await expect(inTransaction(db, broken('vio_later'))).rejects.toThrow(/foreign key/i);
+    const left = await db.selectFrom('violations').select('id').where('id', 'in', ['vio_load', 'vio_later']).execute();
     expect(left).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { findUserByToken, findWorkspaceOwner } from '../../../src/main/users/use
 import { WorkspaceError, openWorkspace } from '../../../src/main/workspace/workspace';
 import { SEVERITY_RANK } from '../../../src/shared/policy/severity';
 import { snapshotDatabase } from '../../helpers/assertions';
-import { openTestStore } from '../../helpers/store-checks';
+import { openTestStore, rollupProblems, storeInvariants } from '../../helpers/store-checks';
 import { testDatabaseFor } from '../../helpers/test-database';
 import { entriesWithScan } from '../../helpers/timeline-rows';
 
@@ -80,22 +80,36 @@ describe('scandesk demo into a data directory', () => {
     expect(summary.violations).toBeGreaterThan(0);
   });
 
-  it('leaves the scans indexes as a fresh store has them (the load drops and rebuilds them on SQLite)', async () => {
-    if (dialectOf(db) !== 'sqlite') return;
-    const indexes = async (store: Db) =>
-      (
-        await sql<{ name: string; sql: string | null }>`
-          select name, sql from sqlite_master where type = 'index' and tbl_name = 'scans' order by name`.execute(store)
-      ).rows;
+  it('leaves the indexes and foreign keys as a fresh store has them (the load drops and rebuilds them)', async () => {
+    const schema = async (store: Db) =>
+      dialectOf(store) === 'sqlite'
+        ? (
+            await sql<{ name: string; sql: string | null }>`
+              select name, sql from sqlite_master where type = 'index' and tbl_name = 'scans' order by name`.execute(
+              store,
+            )
+          ).rows
+        : (
+            await sql<{ name: string; sql: string }>`
+              select indexname as name, indexdef as sql from pg_indexes where tablename = 'scans'
+              union all
+              select conname, pg_get_constraintdef(oid) from pg_constraint
+              where contype = 'f' and conrelid in ('scans'::regclass, 'timelines'::regclass, 'violations'::regclass)
+              order by name`.execute(store)
+          ).rows;
     const fresh = join(root, 'fresh');
-    const workspace = await openWorkspace(fresh);
+    const workspace = await openWorkspace(fresh, { database: await testDatabaseFor(fresh) });
     try {
-      const expected = await indexes(workspace.db);
+      const expected = await schema(workspace.db);
       expect(expected.length).toBeGreaterThan(3);
-      expect(await indexes(db)).toEqual(expected);
+      expect(await schema(db)).toEqual(expected);
     } finally {
       await workspace.close();
     }
+  });
+
+  it('keeps the rollups equal to a recount', async () => {
+    expect(rollupProblems(await storeInvariants(db))).toEqual([]);
   });
 
   it('keeps every denormalized column consistent with the timeline and violations tables', async () => {
@@ -191,6 +205,13 @@ describe('scandesk demo into a data directory', () => {
     // Another seed adds a second, independent demo; the same seed again is refused, not duplicated.
     const second = await runDemo({ dataDir: dir, database: await testDatabaseFor(dir), scans: 100, seed: 2, now: NOW });
     expect(second.scans).toBe(100);
+    // Into a store with scans, a transaction per batch, each rolled up by the triggers as it goes.
+    const store = await openTestStore(dir);
+    try {
+      expect(rollupProblems(await storeInvariants(store))).toEqual([]);
+    } finally {
+      await store.destroy();
+    }
     await expect(
       runDemo({ dataDir: dir, database: await testDatabaseFor(dir), scans: 100, seed: 1, now: NOW }),
     ).rejects.toBeInstanceOf(WorkspaceError);

@@ -23,6 +23,7 @@ import * as splitRollupsByOrigin from './2026_11_27_130000_split_rollups_by_orig
 import * as keepSyncBucketSets from './2026_11_27_140000_keep_sync_bucket_sets';
 import * as indexScanDaysByOrganization from './2026_11_27_140100_index_scan_days_by_organization';
 import * as renameRemoteNamedLocal from './2026_11_29_090000_rename_remote_named_local';
+import * as cascadeBulkRowsByTrigger from './2026_11_29_120000_cascade_bulk_rows_by_trigger';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -53,4 +54,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_140000_keep_sync_bucket_sets': keepSyncBucketSets,
   '2026_11_27_140100_index_scan_days_by_organization': indexScanDaysByOrganization,
   '2026_11_29_090000_rename_remote_named_local': renameRemoteNamedLocal,
+  '2026_11_29_120000_cascade_bulk_rows_by_trigger': cascadeBulkRowsByTrigger,
 };

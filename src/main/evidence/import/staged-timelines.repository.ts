@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type Db, type Executor, inTransaction, relaxTransaction } from '../../db/index';
+import { type Db, dialectOf, type Executor, inTransaction, relaxTransaction } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import { timelineInserter } from '../timeline/timeline-writes.repository';
@@ -13,6 +13,11 @@ import { timelineInserter } from '../timeline/timeline-writes.repository';
 
 /** Entries per transaction: about 5–10 ms of SQLite's writer, the most a submit waits for. */
 export const STAGE_ROWS = 5000;
+/**
+ * PostgreSQL: entries per transaction. A step there holds no lock but its staged timeline's, so
+ * nobody waits for it, and fewer steps are fewer round trips; its COPYs are BulkInserter's chunks.
+ */
+const POSTGRES_STAGE_ROWS = 25_000;
 
 /** Rows per multi-row INSERT; 100 of five columns keeps one statement well under SQLite's parameter limit. */
 const INSERT_ROWS = 100;
@@ -20,51 +25,114 @@ const INSERT_ROWS = 100;
 /** A staged timeline untouched for this long belongs to an import that is no longer running. */
 export const STALE_STAGE_MS = 10 * 60_000;
 
-/** Writes one scan's timeline, a step at a time, as a staged timeline; its pyramid is kept for the scan. */
+/**
+ * Writes one scan's timeline, a step at a time, as a staged timeline; its pyramid is kept for the
+ * scan. Entries are copied into the step being filled (the caller may reuse them); a full step is
+ * written while the caller reads on, so that reading and the store's writing overlap (on
+ * PostgreSQL, another process). `settled` writes what is left and waits for every step.
+ */
 export class StagedTimelineWriter {
   /** The staged timeline, once the first entry made it. */
   id: number | undefined;
   readonly grid = new GridRecorder();
   private seq = 0;
+  private readonly stepRows: number;
+  /** The step being filled. */
+  private filling: StepRows | undefined;
+  /** The step being written; its failure surfaces at the next step or at `settled`. */
+  private inFlight: Promise<void> | undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.stepRows = dialectOf(db) === 'postgres' ? POSTGRES_STAGE_ROWS : STAGE_ROWS;
+  }
 
   async write(entries: readonly StoredTimelineEntry[]): Promise<void> {
-    for (let start = 0; start < entries.length; start += STAGE_ROWS) {
-      await this.step(entries, start, Math.min(start + STAGE_ROWS, entries.length));
+    for (let i = 0; i < entries.length;) {
+      const rows = (this.filling ??= new StepRows(this.stepRows));
+      const end = Math.min(entries.length, i + rows.capacity - rows.length);
+      for (; i < end; i++) {
+        const { timestamp, action, tokens } = entries[i]!;
+        rows.push(timestamp, action, tokens);
+        this.grid.push(timestamp, tokens);
+      }
+      if (rows.length === rows.capacity) await this.startStep();
     }
   }
 
-  private async step(entries: readonly StoredTimelineEntry[], from: number, to: number): Promise<void> {
-    if (from === to) return;
+  /** Writes the entries not yet written, and waits until every step has committed; throws the failure of one that did not. */
+  async settled(): Promise<void> {
+    await this.startStep();
+    await this.lastStep();
+  }
+
+  private async lastStep(): Promise<void> {
+    const step = this.inFlight;
+    this.inFlight = undefined;
+    await step;
+  }
+
+  /** Starts writing the step filled so far, once the step before has committed. */
+  private async startStep(): Promise<void> {
+    const rows = this.filling;
+    this.filling = undefined;
+    if (!rows || rows.length === 0) return;
+    const seq = this.seq;
+    this.seq += rows.length;
+    await this.lastStep();
+    // In a transaction of its own, committed before any step: a discard finds it whatever
+    // step is in flight, and that step's lock makes the discard wait for it (touchStagedTimeline).
+    this.id ??= await inTransaction(this.db, (trx) => createStagedTimeline(trx, Date.now()), {
+      isolation: 'read committed',
+    });
+    const step = this.step(this.id, seq, rows);
+    // Marked handled here; the failure is still delivered to whoever awaits it next.
+    step.catch(() => undefined);
+    this.inFlight = step;
+    // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
+    // for: without a turn of the event loop here, no request would be read, and no submit
+    // written, between two steps.
+    await nextTurn();
+  }
+
+  private async step(id: number, seq: number, rows: StepRows): Promise<void> {
     const now = Date.now();
-    // Kept only once committed, as the seqs and the grid are: an attempt that is retried may
-    // have made a row that its rollback took back.
-    this.id = await inTransaction(
+    await inTransaction(
       this.db,
       async (trx) => {
         // Safe to leave unflushed: the import's closing transaction commits synchronously, and its
         // flush of the log takes every staged step before it along.
         await relaxTransaction(trx);
-        const id = this.id ?? (await createStagedTimeline(trx, now));
-        const rows = timelineInserter(this.db, trx, INSERT_ROWS);
-        for (let i = from, seq = this.seq; i < to; i++, seq++) {
-          const { timestamp, action, tokens } = entries[i]!;
-          const written = rows.push(id, seq, timestamp, action, tokens);
+        await touchStagedTimeline(trx, id, now);
+        const inserter = timelineInserter(this.db, trx, INSERT_ROWS);
+        for (let i = 0; i < rows.length; i++) {
+          const written = inserter.push(id, seq + i, rows.timestamps[i]!, rows.actions[i]!, rows.tokens[i]!);
           if (written) await written;
         }
-        await rows.flush();
-        await trx.updateTable('timelines').set({ staged_at: now }).where('id', '=', id).execute();
-        return id;
+        await inserter.flush();
       },
       { isolation: 'read committed' },
     );
-    for (let i = from; i < to; i++) this.grid.push(entries[i]!.timestamp, entries[i]!.tokens);
-    this.seq += to - from;
-    // A timeline already in memory (inline in a JSON document) comes without any I/O to wait
-    // for: without a turn of the event loop here, no request would be read, and no submit
-    // written, between two steps.
-    await nextTurn();
+  }
+}
+
+/** One step's entries, a column at a time. */
+class StepRows {
+  readonly timestamps: number[];
+  readonly actions: string[];
+  readonly tokens: number[];
+  length = 0;
+
+  constructor(readonly capacity: number) {
+    this.timestamps = new Array<number>(capacity);
+    this.actions = new Array<string>(capacity);
+    this.tokens = new Array<number>(capacity);
+  }
+
+  push(timestamp: number, action: string, tokens: number): void {
+    this.timestamps[this.length] = timestamp;
+    this.actions[this.length] = action;
+    this.tokens[this.length] = tokens;
+    this.length += 1;
   }
 }
 
@@ -75,6 +143,22 @@ async function createStagedTimeline(trx: Executor, now: number): Promise<number>
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Marks staged timeline `id` as written to now, and locks it until the step commits: a sweep
+ * deleting it waits, and takes this step's entries along. Throws when it is gone already (swept
+ * while the import paused for minutes): no entry is ever written without its timeline, which on
+ * PostgreSQL no foreign key checks (migration 2026_11_29_120000_cascade_bulk_rows_by_trigger).
+ */
+async function touchStagedTimeline(trx: Executor, id: number, now: number): Promise<void> {
+  const result = await trx
+    .updateTable('timelines')
+    .set({ staged_at: now })
+    .where('id', '=', id)
+    .where('scan_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`staged timeline ${id} is gone`);
 }
 
 /**

@@ -145,5 +145,6 @@ export class NewScanWriter implements TimelineSink {
 
   async end(defaults: ScanDefaults): Promise<void> {
     this.row ??= this.toRow(defaults);
+    await this.timeline.settled();
   }
 }

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedScanId } from '../../../../src/main/evidence/import/import-ids';
-import { STAGE_ROWS, sweepStagedTimelines } from '../../../../src/main/evidence/import/staged-timelines.repository';
+import {
+  STAGE_ROWS,
+  StagedTimelineWriter,
+  sweepStagedTimelines,
+} from '../../../../src/main/evidence/import/staged-timelines.repository';
+import { deleteUser } from '../../../../src/main/users/users.repository';
 import type { ImportResult } from '../../../../src/shared/api/evidence';
 import { expectError } from '../../../helpers/assertions';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
@@ -108,6 +113,60 @@ describe('evidence import in steps', () => {
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  // Entries and pyramid cells have no foreign key on PostgreSQL (migration
+  // 2026_11_29_120000_cascade_bulk_rows_by_trigger): what the key guaranteed, on both backends.
+  it('writes no entry once its staged timeline is gone, and fails the step', async () => {
+    const entries = Array.from({ length: STAGE_ROWS + 10 }, (_, i) => ({ timestamp: i, action: 'a', tokens: 1 }));
+    const writer = new StagedTimelineWriter(ctx.db);
+    await writer.write(entries.slice(0, STAGE_ROWS));
+    await writer.settled();
+    const id = writer.id!;
+    // Swept as a stopped import's would be, between two steps.
+    expect(await sweepStagedTimelines(ctx.db, -60_000)).toBe(1);
+    await writer.write(entries.slice(STAGE_ROWS));
+    await expect(writer.settled()).rejects.toThrow(`staged timeline ${id} is gone`);
+    const left = await ctx.db
+      .selectFrom('timeline_entries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('timeline_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
+
+  it("deletes a stored scan's entries and pyramid cells with its owner", async () => {
+    const owner = await ctx.createUser('leaving');
+    const response = await ctx.request({
+      method: 'POST',
+      url: URL,
+      as: owner,
+      headers: { 'content-type': 'application/zip' },
+      payload: buildZip([{ name: 'long.json', data: evidenceJson('staging_leaving', 2 * STAGE_ROWS) }]),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const [scanId] = (response.json() as ImportResult).imported;
+    const timeline = await ctx.db
+      .selectFrom('timelines')
+      .select('id')
+      .where('scan_id', '=', scanId!)
+      .executeTakeFirstOrThrow();
+    const count = async () => {
+      const entries = await ctx.db
+        .selectFrom('timeline_entries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('timeline_id', '=', timeline.id)
+        .executeTakeFirstOrThrow();
+      const cells = await ctx.db
+        .selectFrom('timeline_cells')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('scan_id', '=', scanId!)
+        .executeTakeFirstOrThrow();
+      return [Number(entries.n), Number(cells.n) > 0];
+    };
+    expect(await count()).toEqual([2 * STAGE_ROWS, true]);
+    await deleteUser(ctx.db, owner.id);
+    expect(await count()).toEqual([0, false]);
   });
 
   it("sweeps a stopped import's staged timelines and their entries, and keeps a running one's", async () => {
