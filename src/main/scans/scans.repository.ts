@@ -10,8 +10,7 @@ import {
   type ScanRow,
   type ViolationRow,
 } from '../db/index';
-import type { Span } from './day-split';
-import { byDays } from './whole-days.repository';
+import { splitByDays, type Span } from './day-split';
 
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */
 const CHUNK_ROWS = 500;
@@ -194,13 +193,12 @@ export async function countVisibleScans(db: Executor, userId: string, filters: S
   }
   if (filters.since === undefined && filters.until === undefined) return sumScanCounts(db, userId, filters);
   if (filters.status !== undefined || filters.has_violations !== undefined) return countScans(db, userId, filters);
-  return byDays(db, filters, async ({ days, edges }) => {
-    const parts = await Promise.all([
-      ...(days ? [sumScanDays(db, userId, filters, days)] : []),
-      ...edges.map((edge) => countScans(db, userId, { ...filters, ...edge })),
-    ]);
-    return parts.reduce((sum, part) => sum + part, 0);
-  });
+  const { days, edges } = splitByDays(filters);
+  const parts = await Promise.all([
+    ...(days ? [sumScanDays(db, userId, filters, days)] : []),
+    ...edges.map((edge) => countScans(db, userId, { ...filters, ...edge })),
+  ]);
+  return parts.reduce((sum, part) => sum + part, 0);
 }
 
 async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
