@@ -182,7 +182,9 @@ test('a remote with a wrong token says so; with the right one it is tested, then
   await expect(remote.getByRole('button', { name: /^Syncing/ })).toBeDisabled();
   await saveScreenshot(page, 'settings-sync-progress');
   proxy.release();
-  await expect(run).toHaveText(/^Synced: pulled 3 new, 0 changed, 0 unchanged \(.+\); pushed 0, 0 waiting\.$/);
+  await expect(run).toHaveText(
+    /^Synced: pulled 3 new, 0 changed, 0 unchanged \(.+\); pushed 0, 0 waiting; in step with the remote\.$/,
+  );
   await expect(remote.getByTestId('last-sync')).toContainText('Synced: pulled 3 new');
   await saveScreenshot(page, 'settings-sync');
 
@@ -203,7 +205,9 @@ test('a remote with a wrong token says so; with the right one it is tested, then
 
   // Again: nothing new on the team server, nothing new here.
   await remote.getByRole('button', { name: /^Sync now/ }).click();
-  await expect(run).toHaveText(/^Synced: pulled 0 new, 0 changed, 0 unchanged \(.+\); pushed 0, 0 waiting\.$/);
+  await expect(run).toHaveText(
+    /^Synced: pulled 0 new, 0 changed, 0 unchanged \(.+\); pushed 0, 0 waiting; in step with the remote\.$/,
+  );
 
   // Background sync and its interval are saved on the remote.
   await remote.getByLabel(`Sync ${name} in the background`).check();

@@ -8,6 +8,7 @@ export { dialectOf, type Dialect } from './dialect';
 export { inTransaction, MAX_ATTEMPTS, retryDelayMs, type TransactionOptions } from './transaction';
 export { classifyDbError, isRetryable, type DbErrorKind } from './db-errors';
 export { bigint, doubleSum } from './sql-math';
+export { inList } from './in-list';
 export { nextChangeSeq, readChangeSequence } from './change-sequence';
 export {
   describeLocation,

@@ -3,6 +3,7 @@ import type { ScanSource, ScanStatus } from '../../shared/api/scans';
 import {
   type Database,
   type Executor,
+  inList,
   type NewScan,
   type NewViolation,
   ReusableQuery,
@@ -260,7 +261,12 @@ export async function findViolations(db: Executor, scanId: string): Promise<Viol
 /** The scans among `ids` that the user can see, in one statement (callers chunk long lists). */
 export async function findVisibleScans(db: Executor, ids: readonly string[], userId: string): Promise<ScanRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('scans').selectAll().where('id', 'in', ids).where(visibleTo(userId)).execute();
+  return db
+    .selectFrom('scans')
+    .selectAll()
+    .where(inList(db, 'scans.id', ids))
+    .where(visibleTo(userId))
+    .execute();
 }
 
 /** The violations of several scans, each scan's in seq order, in one statement. */
@@ -270,7 +276,7 @@ export async function findViolationsOf(db: Executor, scanIds: readonly string[])
   const rows = await db
     .selectFrom('violations')
     .selectAll()
-    .where('scan_id', 'in', scanIds)
+    .where(inList(db, 'scan_id', scanIds))
     .orderBy('scan_id')
     .orderBy('seq')
     .execute();

@@ -22,6 +22,7 @@ import * as storePulledScans from './2026_11_26_175000_store_pulled_scans';
 import * as splitRollupsByOrigin from './2026_11_27_130000_split_rollups_by_origin';
 import * as keepSyncBucketSets from './2026_11_27_140000_keep_sync_bucket_sets';
 import * as indexScanDaysByOrganization from './2026_11_27_140100_index_scan_days_by_organization';
+import * as renameRemoteNamedLocal from './2026_11_29_090000_rename_remote_named_local';
 import * as clusterScanDaysByTool from './2026_11_29_140000_cluster_scan_days_by_tool';
 
 /**
@@ -52,5 +53,6 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_130000_split_rollups_by_origin': splitRollupsByOrigin,
   '2026_11_27_140000_keep_sync_bucket_sets': keepSyncBucketSets,
   '2026_11_27_140100_index_scan_days_by_organization': indexScanDaysByOrganization,
+  '2026_11_29_090000_rename_remote_named_local': renameRemoteNamedLocal,
   '2026_11_29_140000_cluster_scan_days_by_tool': clusterScanDaysByTool,
 };

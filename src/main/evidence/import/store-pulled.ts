@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Violation } from '../../../shared/api/scans';
 import { worstSeverityRank } from '../../../shared/policy/severity';
 import {
@@ -36,6 +37,9 @@ import type { InflateBudget } from './zip/inflate-guard';
 // Then one transaction writes everything (the new scans rows of a kind at once), runs the
 // caller's `closing` (the sync's cursor) and commits; a refusal anywhere before leaves the store
 // as it was.
+
+/** Scans placed between two turns of the event loop. */
+const PLACED_PER_TURN = 100;
 
 /** Where a pull stores a remote's scans (docs/contract/api.md#pulled-scans). */
 export interface PulledPlacement {
@@ -304,7 +308,12 @@ export async function storePulledScans(
   try {
     const locals = scans.map((scan) => localOf(placement.remoteId, scan));
     const lookups = await lookUp(db, placement.remoteId, locals);
-    for (const local of locals) placed.push(await place(db, placement, local, violationIds, budget, lookups, hold));
+    for (const [index, local] of locals.entries()) {
+      // A page's placing is otherwise one run of microtasks: the event loop would read neither the
+      // remote's next answer (which then waits behind a full socket) nor anyone's request.
+      if (index % PLACED_PER_TURN === PLACED_PER_TURN - 1) await setImmediate();
+      placed.push(await place(db, placement, local, violationIds, budget, lookups, hold));
+    }
     for (const one of placed) if (one.outcome === 'replaced') await stageAgain(db, one, budget, hold);
     const written = await inTransaction(
       db,

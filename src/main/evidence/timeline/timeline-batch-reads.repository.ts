@@ -1,18 +1,46 @@
 import { sql } from 'kysely';
-import { dialectOf, type Executor } from '../../db/index';
+import { dialectOf, inList, type Executor } from '../../db/index';
 import { gridTotals } from './timeline-cells.repository';
 import type { TimelineTuple } from './timeline-entry';
 
-// Timelines of many scans read at once, for the export of a page of small scans: a statement per
-// group of scans instead of one per scan.
+// Timelines of many scans read at once, for the export of a page of small scans and a sync
+// answer: a statement per group of scans instead of one per scan.
 
-export interface TimelineInfo {
-  /** The scan's timeline id, or undefined when it has no entries. */
+/** Where a scan's timeline is: its id (undefined when it has no entries) and whether a pyramid sums it. */
+export interface TimelineRef {
   timelineId: number | undefined;
-  count: number;
-  tokens: number;
   /** Whether the summary pyramid holds it: a long timeline, streamed on its own. */
   summarised: boolean;
+}
+
+/** Each scan's timeline id and whether it is summarised, in two indexed statements for all. */
+export async function timelineRefs(db: Executor, scanIds: readonly string[]): Promise<Map<string, TimelineRef>> {
+  const refs = new Map<string, TimelineRef>();
+  for (const id of scanIds) refs.set(id, { timelineId: undefined, summarised: false });
+  if (scanIds.length === 0) return refs;
+  const [timelines, grids] = await Promise.all([
+    db
+      .selectFrom('timelines')
+      .select(['id', 'scan_id'])
+      .where(inList(db, 'scan_id', scanIds))
+      .execute(),
+    db
+      .selectFrom('timeline_grids')
+      .select('scan_id')
+      .where(inList(db, 'scan_id', scanIds))
+      .execute(),
+  ]);
+  const summarised = new Set(grids.map((grid) => grid.scan_id));
+  for (const timeline of timelines) {
+    if (timeline.scan_id === null) continue;
+    refs.set(timeline.scan_id, { timelineId: Number(timeline.id), summarised: summarised.has(timeline.scan_id) });
+  }
+  return refs;
+}
+
+export interface TimelineInfo extends TimelineRef {
+  count: number;
+  tokens: number;
 }
 
 /**
@@ -21,26 +49,16 @@ export interface TimelineInfo {
  */
 export async function timelineInfos(db: Executor, scanIds: readonly string[]): Promise<Map<string, TimelineInfo>> {
   const infos = new Map<string, TimelineInfo>();
-  for (const id of scanIds) infos.set(id, { timelineId: undefined, count: 0, tokens: 0, summarised: false });
-  if (scanIds.length === 0) return infos;
-  const [timelines, grids] = await Promise.all([
-    db.selectFrom('timelines').select(['id', 'scan_id']).where('scan_id', 'in', scanIds).execute(),
-    db.selectFrom('timeline_grids').select('scan_id').where('scan_id', 'in', scanIds).execute(),
-  ]);
-  const summarised = new Set(grids.map((grid) => grid.scan_id));
   const counted = new Map<number, TimelineInfo>();
-  for (const timeline of timelines) {
-    if (timeline.scan_id === null) continue;
-    const info = infos.get(timeline.scan_id)!;
-    info.timelineId = Number(timeline.id);
-    if (summarised.has(timeline.scan_id)) info.summarised = true;
-    else counted.set(info.timelineId, info);
-  }
-  for (const id of summarised) {
-    const totals = await gridTotals(db, id);
-    const info = infos.get(id)!;
-    info.count = totals?.count ?? 0;
-    info.tokens = totals?.tokens ?? 0;
+  for (const [id, ref] of await timelineRefs(db, scanIds)) {
+    const info: TimelineInfo = { ...ref, count: 0, tokens: 0 };
+    infos.set(id, info);
+    if (ref.timelineId === undefined) continue;
+    if (ref.summarised) {
+      const totals = await gridTotals(db, id);
+      info.count = totals?.count ?? 0;
+      info.tokens = totals?.tokens ?? 0;
+    } else counted.set(ref.timelineId, info);
   }
   if (counted.size > 0) {
     const rows = await db
@@ -100,15 +118,26 @@ export async function* timelinesTupleChunks(
   }
 }
 
+/** A short timeline as JSON text, `[[epoch ms, action, tokens], …]` in seq order, and its totals. */
+export interface TimelineJson {
+  json: string;
+  count: number;
+  tokens: number;
+}
+
 /**
- * The entries of short timelines as JSON text, `[[epoch ms, action, tokens], …]` in seq order, one
- * value per timeline built by the database: a sync answer's line splices it in as it is, so that
- * no entry becomes a row object, then a JavaScript value, then JSON again on the way (for a page
- * of small scans that was most of the answer's work). Only for timelines the caller counted as
- * short (timelineInfos): each is held whole. A timeline without entries is `[]`.
+ * The entries of short timelines as JSON text, one value per timeline built by the database, with
+ * their count and token sum from the same pass: a sync answer's line splices the text in as it
+ * is, so that no entry becomes a row object, then a JavaScript value, then JSON again on the way
+ * (for a page of small scans that was most of the answer's work). Only for timelines the caller
+ * knows to be short (a scan's `request_count`): each is held whole. A timeline without entries is
+ * `[]`.
  */
-export async function timelinesAsJson(db: Executor, timelineIds: readonly number[]): Promise<Map<number, string>> {
-  const json = new Map<number, string>(timelineIds.map((id) => [id, '[]']));
+export async function timelinesAsJson(
+  db: Executor,
+  timelineIds: readonly number[],
+): Promise<Map<number, TimelineJson>> {
+  const json = new Map<number, TimelineJson>(timelineIds.map((id) => [id, { json: '[]', count: 0, tokens: 0 }]));
   if (timelineIds.length === 0) return json;
   // PostgreSQL's json_agg puts a line break between elements: joined by hand, a line stays one line.
   const entries =
@@ -117,10 +146,17 @@ export async function timelinesAsJson(db: Executor, timelineIds: readonly number
       : sql<string>`json_group_array(json_array("timestamp", action, tokens) ORDER BY seq)`;
   const rows = await db
     .selectFrom('timeline_entries')
-    .select(['timeline_id', entries.as('entries')])
-    .where('timeline_id', 'in', timelineIds)
+    .select((eb) => [
+      'timeline_id',
+      entries.as('entries'),
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number | null>('tokens').as('tokens'),
+    ])
+    .where(inList(db, 'timeline_id', timelineIds))
     .groupBy('timeline_id')
     .execute();
-  for (const row of rows) json.set(Number(row.timeline_id), row.entries);
+  for (const row of rows) {
+    json.set(Number(row.timeline_id), { json: row.entries, count: Number(row.count), tokens: Number(row.tokens ?? 0) });
+  }
   return json;
 }

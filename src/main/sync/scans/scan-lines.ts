@@ -9,9 +9,9 @@ import {
 import type { TokenBreakdown } from '../../../shared/api/scans';
 import type { Db, ScanRow } from '../../db/index';
 import {
-  timelineInfos,
+  timelineRefs,
   timelinesAsJson,
-  type TimelineInfo,
+  type TimelineRef,
 } from '../../evidence/timeline/timeline-batch-reads.repository';
 import { toScan } from '../../scans/scan-mapping';
 import { findViolationsOf } from '../../scans/scans.repository';
@@ -33,6 +33,10 @@ const SKIPPED_MAX_BYTES = 160;
 
 const line = (value: SyncScanSkipped): Buffer => Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
 
+/** Whether a scan's line can carry its timeline: one the store keeps whole and short. */
+const fitsLine = (scan: ScanRow, ref: TimelineRef): boolean =>
+  !ref.summarised && scan.request_count <= SYNC_LINE_ENTRIES_MAX;
+
 /** A scan's line, its timeline the JSON text the store built (timelinesAsJson). */
 function scanLine(fields: Omit<SyncScanLine, 'timeline'>, timeline: string): Buffer {
   const head = JSON.stringify(fields);
@@ -44,20 +48,14 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
   let bytes = 0;
   let written = 0;
 
-  /** The lines of `asked`, whose timelines are `infos`: their rows read together. */
-  async function group(asked: readonly string[], infos: ReadonlyMap<string, TimelineInfo>): Promise<Buffer> {
+  /** The lines of `asked`, whose timelines are `refs`: their rows read together. */
+  async function group(asked: readonly string[], refs: ReadonlyMap<string, TimelineRef>): Promise<Buffer> {
     const scanIds = asked.filter((id) => found.has(id));
     const short = scanIds.flatMap((id) => {
-      const info = infos.get(id)!;
-      return info.timelineId !== undefined && !info.summarised && info.count <= SYNC_LINE_ENTRIES_MAX ? [info] : [];
+      const ref = refs.get(id)!;
+      return ref.timelineId !== undefined && fitsLine(found.get(id)!, ref) ? [ref.timelineId] : [];
     });
-    const [violations, timelines] = await Promise.all([
-      findViolationsOf(db, scanIds),
-      timelinesAsJson(
-        db,
-        short.map((info) => info.timelineId!),
-      ),
-    ]);
+    const [violations, timelines] = await Promise.all([findViolationsOf(db, scanIds), timelinesAsJson(db, short)]);
     const out: Buffer[] = [];
     for (const id of asked) {
       const scan = found.get(id);
@@ -65,19 +63,19 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
       if (!scan) {
         bytesOf = line({ id, skipped: 'gone' });
       } else {
-        const info = infos.get(id)!;
-        const timeline = info.timelineId === undefined ? '[]' : timelines.get(info.timelineId);
-        if (timeline !== undefined) {
+        const { timelineId } = refs.get(id)!;
+        const timeline = timelineId === undefined ? { json: '[]', count: 0, tokens: 0 } : timelines.get(timelineId);
+        if (timeline !== undefined && timeline.count <= SYNC_LINE_ENTRIES_MAX) {
           bytesOf = scanLine(
             {
               scan: toScan(scan, violations.get(id)!),
               evidence: {
-                request_count: info.count,
-                total_tokens: info.tokens,
+                request_count: timeline.count,
+                total_tokens: timeline.tokens,
                 token_breakdown: JSON.parse(scan.token_breakdown) as TokenBreakdown,
               },
             },
-            timeline,
+            timeline.json,
           );
         }
         // Every line after this one still needs room, at least a skipped one's.
@@ -97,7 +95,7 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
     (async function* () {
       for (let at = 0; at < ids.length; at += GROUP_SCANS) {
         const asked = ids.slice(at, at + GROUP_SCANS);
-        const infos = await timelineInfos(
+        const refs = await timelineRefs(
           db,
           asked.filter((id) => found.has(id)),
         );
@@ -106,16 +104,17 @@ export function syncScanLines(db: Db, ids: readonly string[], found: ReadonlyMap
         let rows = 0;
         for (let i = 0; i < asked.length; i++) {
           const scan = found.get(asked[i]!);
-          const info = infos.get(asked[i]!);
-          const weight = (scan?.violation_count ?? 0) + (info && info.count <= SYNC_LINE_ENTRIES_MAX ? info.count : 0);
+          const weight = scan
+            ? scan.violation_count + (fitsLine(scan, refs.get(asked[i]!)!) ? scan.request_count : 0)
+            : 0;
           if (i > from && rows + weight > GROUP_ROWS) {
-            yield await group(asked.slice(from, i), infos);
+            yield await group(asked.slice(from, i), refs);
             from = i;
             rows = 0;
           }
           rows += weight;
         }
-        yield await group(asked.slice(from), infos);
+        yield await group(asked.slice(from), refs);
       }
     })(),
     { objectMode: false },

@@ -45,6 +45,29 @@ describe('sync words', () => {
     expect(summaryText(summary({ outcome: 'unreachable' }))).toBe('Could not reach the remote.');
   });
 
+  it('says whether the store is in step with the remote, and the first day that differs', () => {
+    const counts = (scans: number) => ({ scans, tokens: 0, violations: 0 });
+    expect(summaryText(summary({ convergence: { state: 'in_step', days: [], differing_days: 0 } }))).toMatch(
+      /pushed 1, 0 waiting; in step with the remote\.$/,
+    );
+    expect(
+      summaryText(
+        summary({
+          convergence: {
+            state: 'differs',
+            days: [{ organization_id: 'org', day: '2026-11-20', here: counts(1), there: counts(3) }],
+            differing_days: 2,
+          },
+        }),
+      ),
+    ).toMatch(/; 2 days differ from the remote \(2026-11-20: 1 scan here, 3 there\)\.$/);
+    expect(
+      summaryText(
+        summary({ convergence: { state: 'unchecked', why: 'an upstream server', days: [], differing_days: 0 } }),
+      ),
+    ).toBe('Synced: pulled 1,200 new, 3 changed, 0 unchanged (3.1 MiB); pushed 1, 0 waiting.');
+  });
+
   it("says what a test found: the remote's kind and what its user sees", () => {
     expect(testText({ kind: 'scandesk', remote_user_id: 'u', organizations: 1, scans: 3000 })).toBe(
       "Reached a Scandesk server: the token's user sees 3,000 scans in 1 organization.",

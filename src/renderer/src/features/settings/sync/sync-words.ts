@@ -32,9 +32,12 @@ export const OUTCOMES: Record<SyncOutcome, string> = {
   unreachable: 'Could not reach the remote',
 };
 
+const days = (n: number): string => `${formatCount(n)} ${n === 1 ? 'day differs' : 'days differ'}`;
+
 /**
- * A run's summary in one sentence: what came down, what went up, what is left to go up, and the
- * scans the remote no longer lists (deletions are not propagated: they stay here).
+ * A run's summary in one sentence: what came down, what went up, what is left to go up, the
+ * scans the remote no longer lists (deletions are not propagated: they stay here), and whether
+ * this store now holds what the remote shows (docs/sync.md#convergence-check).
  */
 export function summaryText(summary: SyncSummary): string {
   const { pulled, pushed, gone } = summary;
@@ -44,6 +47,15 @@ export function summaryText(summary: SyncSummary): string {
     `pushed ${formatCount(pushed.sent)}, ${formatCount(pushed.waiting)} waiting`,
   ];
   if (gone > 0) parts.push(`${scans(gone)} no longer on the remote, kept here`);
+  const convergence = summary.convergence;
+  if (convergence?.state === 'in_step') parts.push('in step with the remote');
+  if (convergence?.state === 'differs') {
+    const first = convergence.days[0];
+    const where = first
+      ? ` (${first.day}: ${scans(first.here.scans)} here, ${formatCount(first.there.scans)} there)`
+      : '';
+    parts.push(`${days(convergence.differing_days)} from the remote${where}`);
+  }
   return `${OUTCOMES[summary.outcome]}: ${parts.join('; ')}.`;
 }
 
