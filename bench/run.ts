@@ -4,13 +4,14 @@
  * writes them to bench/results/latest.json. A missed target is printed, not an exit code: speed
  * depends on the machine, so only a broken benchmark fails the run.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resultsFile, writeResults } from './lib/results-json';
 import { createDatabase, startCluster, type Cluster } from '../test/fixtures/postgres-cluster';
 import { Scratch } from './lib/scratch';
+import { parseSize } from './lib/size';
 import { renderSummary, renderTable } from './lib/table';
 import { isBenchmark, type BenchContext, type BenchDatabase, type Benchmark, type Result } from './lib/types';
 
@@ -18,8 +19,11 @@ const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 const DEFAULT_JSON = join(BENCH_DIR, 'results', 'latest.json');
 const SUFFIX = '.bench.ts';
 
-const USAGE = `usage: npm run bench -- [--quick] [--database sqlite|postgres] [--only NAME]... [--json FILE]
+const USAGE = `usage: npm run bench -- [--quick] [--size 1m|10m|N] [--keep DIR] [--database sqlite|postgres] [--only NAME]... [--json FILE]
   --quick      small sizes: checks that the benchmarks work, not how fast they are
+  --size       the scans of the demo store \`scale\` measures (default 1m; 20k with --quick), e.g. 10m
+  --keep DIR   keep the demo stores \`scale\` builds in DIR (with --database postgres, the cluster
+               too) and reuse them in later runs instead of building them again
   --database   postgres: the PostgreSQL benchmarks, on a private cluster (default sqlite)
   --only NAME  run only this benchmark (repeatable)
   --json FILE  where to write the results (default bench/results/latest.json)`;
@@ -41,12 +45,19 @@ async function loadBenchmarks(): Promise<Benchmark[]> {
   return benchmarks;
 }
 
-function createContext(quick: boolean, database: BenchDatabase, scratch: Scratch, cluster?: Cluster): BenchContext {
+interface RunOptions {
+  quick: boolean;
+  size: number | undefined;
+  keepDir: string | undefined;
+  database: BenchDatabase;
+}
+
+function createContext(options: RunOptions, scratch: Scratch, cluster?: Cluster): BenchContext {
   const memos = new Map<string, Promise<unknown>>();
   let databases = 0;
   return {
-    quick,
-    database,
+    ...options,
+    adminUrl: cluster?.adminUrl,
     storeFor: async (label) =>
       cluster ? createDatabase(cluster.adminUrl, `bench_${label.replace(/\W/g, '_')}_${(databases += 1)}`) : undefined,
     scratch,
@@ -68,6 +79,8 @@ async function main(): Promise<number> {
       quick: { type: 'boolean', default: false },
       only: { type: 'string', multiple: true, default: [] },
       database: { type: 'string', default: 'sqlite' },
+      size: { type: 'string' },
+      keep: { type: 'string' },
       json: { type: 'string', default: DEFAULT_JSON },
       help: { type: 'boolean', default: false },
     },
@@ -81,6 +94,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const database: BenchDatabase = values.database;
+  const size = values.size === undefined ? undefined : parseSize(values.size);
+  if (size === null) {
+    process.stderr.write(`--size is a number of scans such as 10m, 500k or 20000, not "${values.size}"\n${USAGE}\n`);
+    return 2;
+  }
+  const keepDir = values.keep === undefined ? undefined : resolve(values.keep);
+  if (keepDir) mkdirSync(keepDir, { recursive: true });
   const all = (await loadBenchmarks()).filter((benchmark) => (benchmark.databases ?? ['sqlite']).includes(database));
   const unknown = values.only.filter((name) => !all.some((benchmark) => benchmark.name === name));
   if (unknown.length > 0) {
@@ -100,8 +120,10 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stopOnSignal);
 
   // One private PostgreSQL cluster for the whole run, as the test suite starts one.
-  const cluster = database === 'postgres' ? await startCluster() : undefined;
-  const context = createContext(values.quick, database, scratch, cluster);
+  // With --keep its data dir stays in DIR, and so do the databases kept there.
+  const cluster =
+    database === 'postgres' ? await startCluster(keepDir ? { dir: join(keepDir, 'postgres') } : {}) : undefined;
+  const context = createContext({ quick: values.quick, size, keepDir, database }, scratch, cluster);
   const results: Result[] = [];
   const errors: string[] = [];
   try {

@@ -48,6 +48,15 @@ export interface BenchContext {
   quick: boolean;
   /** `--database`: which store the run measures; each benchmark says which it runs on. */
   database: BenchDatabase;
+  /** `--size`: the scans of the store `scale` measures; undefined leaves it to the benchmark. */
+  size: number | undefined;
+  /**
+   * `--keep DIR`: where stores that take minutes to build are kept between runs (and, on
+   * PostgreSQL, the run's cluster); undefined builds them in temp dirs removed at the end.
+   */
+  keepDir: string | undefined;
+  /** With `--database postgres`, the admin URL of the run's cluster. */
+  adminUrl: string | undefined;
   /**
    * The store of a new data dir in this run: undefined (its SQLite file), or with `--database
    * postgres` the URL of a new database on the run's private cluster.

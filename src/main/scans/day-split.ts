@@ -10,7 +10,7 @@ export interface Span {
  * A range split into the whole UTC days inside it, which the day rollups answer, and the partial
  * days at its ends, which only the scans themselves can (`days` is null when no whole day fits).
  */
-export function splitByDays({ since, until }: Span): { days: Span | null; edges: Span[] } {
+export function splitByDays({ since, until }: Span): DaySplit {
   const from = since === undefined ? undefined : Math.ceil(since / DAY_MS) * DAY_MS;
   const to = until === undefined ? undefined : Math.floor(until / DAY_MS) * DAY_MS;
   if (from !== undefined && to !== undefined && from >= to) return { days: null, edges: [{ since, until }] };
@@ -18,4 +18,49 @@ export function splitByDays({ since, until }: Span): { days: Span | null; edges:
   if (since !== undefined && since < from!) edges.push({ since, until: from });
   if (until !== undefined && to! < until) edges.push({ since: to, until });
   return { days: { since: from, until: to }, edges };
+}
+
+export interface DaySplit {
+  days: Span | null;
+  edges: Span[];
+}
+
+/**
+ * The parts of an edge's UTC day that the edge leaves out, or null when the edge reaches into a
+ * second day. When no scan lies in them, the day's rollup rows are the edge's answer.
+ */
+export function restOfDay(edge: Span): Span[] | null {
+  if (edge.since === undefined || edge.until === undefined) return null;
+  const day = Math.floor(edge.since / DAY_MS) * DAY_MS;
+  const next = day + DAY_MS;
+  if (edge.until > next) return null;
+  return [
+    { since: day, until: edge.since },
+    { since: edge.until, until: next },
+  ].filter((span) => span.since < span.until);
+}
+
+/**
+ * `split` with each edge whose `whole[i]` is true answered by its whole day from the rollups:
+ * the days widen over it (an edge always borders the days, or stands alone without any).
+ */
+export function absorbWholeDays(split: DaySplit, whole: readonly boolean[]): DaySplit {
+  let days = split.days;
+  const edges: Span[] = [];
+  split.edges.forEach((edge, index) => {
+    if (!whole[index] || edge.since === undefined) {
+      edges.push(edge);
+      return;
+    }
+    const day = Math.floor(edge.since / DAY_MS) * DAY_MS;
+    const next = day + DAY_MS;
+    days =
+      days === null
+        ? { since: day, until: next }
+        : {
+            since: days.since === undefined ? undefined : Math.min(days.since, day),
+            until: days.until === undefined ? undefined : Math.max(days.until, next),
+          };
+  });
+  return { days, edges };
 }

@@ -12,7 +12,8 @@ import { bigint, type Db, doubleSum } from '../db/index';
 import { matching, rollupOrigin, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
 import { resolveFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
-import { splitByDays, type Span } from '../scans/day-split';
+import type { DaySplit, Span } from '../scans/day-split';
+import { byDays } from '../scans/whole-days.repository';
 
 /** Token sums past 2^53 − 1 are answered as 2^53 − 1: JSON integers stay safe (docs/contract/api.md#basics). */
 const saturated = (tokens: number): number => Math.min(tokens, Number.MAX_SAFE_INTEGER);
@@ -89,11 +90,12 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
   const width = BUCKET_MS[query.bucket];
   const groupBy = query.group_by;
   const filters = await resolveFilters(db, userId, query);
-  const { days, edges } = query.bucket === 'day' ? splitByDays(filters) : { days: null, edges: [filters] };
-  const parts = await Promise.all([
-    ...(days ? [dayRollupRows(db, userId, filters, days, groupBy)] : []),
-    ...edges.map((edge) => scanBucketRows(db, userId, { ...filters, ...edge }, width, groupBy)),
-  ]);
+  const read = ({ days, edges }: DaySplit) =>
+    Promise.all([
+      ...(days ? [dayRollupRows(db, userId, filters, days, groupBy)] : []),
+      ...edges.map((edge) => scanBucketRows(db, userId, { ...filters, ...edge }, width, groupBy)),
+    ]);
+  const parts = query.bucket === 'day' ? await byDays(db, filters, read) : await read({ days: null, edges: [filters] });
 
   const buckets = new Map<number, TokenStatsBucket>();
   for (const row of parts.flat()) {
@@ -126,19 +128,21 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
  */
 export async function violationStats(db: Db, userId: string, query: ViolationStatsQuery): Promise<ViolationStats> {
   const filters = await resolveFilters(db, userId, query);
-  const { days, edges } = splitByDays(filters);
-  const fromScans = edges.map((edge) =>
-    db
-      .selectFrom('scans')
-      .innerJoin('violations', 'violations.scan_id', 'scans.id')
-      .where(visibleTo(userId))
-      .where(matching({ ...filters, ...edge }))
-      .select((eb) => ['violations.severity', 'violations.rule', eb.fn.countAll<number>().as('count')])
-      .groupBy(['violations.severity', 'violations.rule'])
-      .execute(),
+  const parts = await byDays(db, filters, ({ days, edges }) =>
+    Promise.all([
+      ...(days ? [violationDayRows(db, userId, filters, days)] : []),
+      ...edges.map((edge) =>
+        db
+          .selectFrom('scans')
+          .innerJoin('violations', 'violations.scan_id', 'scans.id')
+          .where(visibleTo(userId))
+          .where(matching({ ...filters, ...edge }))
+          .select((eb) => ['violations.severity', 'violations.rule', eb.fn.countAll<number>().as('count')])
+          .groupBy(['violations.severity', 'violations.rule'])
+          .execute(),
+      ),
+    ]),
   );
-  const fromDays = days ? [violationDayRows(db, userId, filters, days)] : [];
-  const parts = await Promise.all([...fromDays, ...fromScans]);
 
   const bySeverity: ViolationStats['by_severity'] = { low: 0, medium: 0, high: 0, critical: 0 };
   const byRule = new Map<string, number>();

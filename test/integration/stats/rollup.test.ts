@@ -363,6 +363,34 @@ describe('stats over the day rollups', () => {
     });
   });
 
+  it('reads a partial day as a whole one only while the rest of its day holds no scan', async () => {
+    world = await setUp();
+    const scan = (hours: number) => ({
+      at: DAY + hours * HOUR,
+      org: 0,
+      user: 0,
+      tool: 0,
+      action: 0,
+      tokens: 100,
+      violations: [{ severity: 2, rule: 0 }],
+      origin: 0 as const,
+    });
+    // Until noon of the second day: its rest, noon to midnight, is empty, then holds a scan.
+    const query: Query = {
+      since: ORIGIN,
+      until: ORIGIN + DAY + 12 * HOUR,
+      bucket: 'day',
+      group_by: 'tool',
+      tool: undefined,
+      org: undefined,
+      origin: undefined,
+    };
+    await apply(world, { kind: 'insert', scans: [scan(0), scan(5)] });
+    for (const user of world.users) await expectStats(world, user, query);
+    await apply(world, { kind: 'insert', scans: [scan(20)] });
+    for (const user of world.users) await expectStats(world, user, query);
+  });
+
   it('answer as the raw rows do, through inserts, updates and direct and cascading deletes', async () => {
     await fc.assert(
       fc.asyncProperty(

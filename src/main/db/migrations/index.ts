@@ -24,6 +24,7 @@ import * as keepSyncBucketSets from './2026_11_27_140000_keep_sync_bucket_sets';
 import * as indexScanDaysByOrganization from './2026_11_27_140100_index_scan_days_by_organization';
 import * as renameRemoteNamedLocal from './2026_11_29_090000_rename_remote_named_local';
 import * as cascadeBulkRowsByTrigger from './2026_11_29_120000_cascade_bulk_rows_by_trigger';
+import * as clusterScanDaysByTool from './2026_11_29_140000_cluster_scan_days_by_tool';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -55,4 +56,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_27_140100_index_scan_days_by_organization': indexScanDaysByOrganization,
   '2026_11_29_090000_rename_remote_named_local': renameRemoteNamedLocal,
   '2026_11_29_120000_cascade_bulk_rows_by_trigger': cascadeBulkRowsByTrigger,
+  '2026_11_29_140000_cluster_scan_days_by_tool': clusterScanDaysByTool,
 };

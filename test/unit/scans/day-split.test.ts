@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { absorbWholeDays, restOfDay, splitByDays } from '../../../src/main/scans/day-split';
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const at = (days: number, hours = 0) => Date.UTC(2026, 10, 1) + days * DAY + hours * HOUR;
+
+describe('restOfDay', () => {
+  it('is the part of an edge’s day the edge leaves out', () => {
+    expect(restOfDay({ since: at(3), until: at(3, 12) })).toEqual([{ since: at(3, 12), until: at(4) }]);
+    expect(restOfDay({ since: at(1, 5), until: at(2) })).toEqual([{ since: at(1), until: at(1, 5) }]);
+    expect(restOfDay({ since: at(1, 5), until: at(1, 9) })).toEqual([
+      { since: at(1), until: at(1, 5) },
+      { since: at(1, 9), until: at(2) },
+    ]);
+  });
+
+  it('is null for an edge reaching into a second day', () => {
+    expect(restOfDay({ since: at(1, 5), until: at(2, 1) })).toBeNull();
+  });
+});
+
+describe('absorbWholeDays', () => {
+  const split = splitByDays({ since: at(1, 5), until: at(3, 2) });
+
+  it('widens the days over the edges read as whole days, keeping the others', () => {
+    expect(absorbWholeDays(split, [false, true])).toEqual({
+      days: { since: at(2), until: at(4) },
+      edges: [{ since: at(1, 5), until: at(2) }],
+    });
+    expect(absorbWholeDays(split, [true, true])).toEqual({ days: { since: at(1), until: at(4) }, edges: [] });
+    expect(absorbWholeDays(split, [false, false])).toEqual(split);
+  });
+
+  it('keeps an open end open, and makes a lone edge its day', () => {
+    expect(absorbWholeDays(splitByDays({ since: at(1, 5) }), [true])).toEqual({ days: { since: at(1) }, edges: [] });
+    expect(absorbWholeDays(splitByDays({ since: at(1, 5), until: at(1, 9) }), [true])).toEqual({
+      days: { since: at(1), until: at(2) },
+      edges: [],
+    });
+  });
+});
