@@ -9,14 +9,12 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/main/db/database';
-import type { DatabaseLocation } from '../../../src/main/db/database-location';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';
-import { openDatabase } from '../../../src/main/db/open-database';
-import { databaseFile } from '../../../src/main/workspace/data-dir';
 import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
 import { rollupProblems, storeInvariants } from '../../helpers/store-checks';
-import { dropTestDatabase, newTestDatabase, onPostgres } from '../../helpers/test-database';
+import { openStoreBefore } from '../../helpers/store-before';
+import { dropTestDatabase, onPostgres } from '../../helpers/test-database';
 
 const MIGRATION = '2026_11_26_175000_store_pulled_scans';
 const USER = 'usr_01JPULLEDSOURCE0000000000';
@@ -44,13 +42,7 @@ describe('scans may be pulled', () => {
 
   it('keeps every scan, index and trigger, and takes pulled scans with the rollups right', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'scandesk-pulled-source-'));
-    const names = Object.keys(migrations);
-    const before = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(MIGRATION)));
-    const location: DatabaseLocation = onPostgres
-      ? { kind: 'postgres', url: await newTestDatabase(dataDir, { migrated: false }) }
-      : { kind: 'sqlite', file: databaseFile(dataDir) };
-    db = openDatabase(location);
-    await migrateToLatest(db, before);
+    db = await openStoreBefore(dataDir, MIGRATION);
     await db
       .insertInto('users')
       .values({ id: USER, name: 'local', is_workspace_owner: 1, created_at: '2026-11-01T00:00:00.000Z' })

@@ -7,13 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/main/db/database';
-import type { DatabaseLocation } from '../../../src/main/db/database-location';
 import { migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';
-import { openDatabase } from '../../../src/main/db/open-database';
-import { databaseFile } from '../../../src/main/workspace/data-dir';
 import { insertRemote } from '../../helpers/sync-fixtures';
-import { dropTestDatabase, newTestDatabase, onPostgres } from '../../helpers/test-database';
+import { openStoreBefore } from '../../helpers/store-before';
+import { dropTestDatabase } from '../../helpers/test-database';
 
 const MIGRATION = '2026_11_29_090000_rename_remote_named_local';
 const USER = 'usr_01JREMOTENAMEDLOCAL000000';
@@ -29,13 +27,7 @@ describe('a remote named local', () => {
 
   async function storeBefore(): Promise<Db> {
     dataDir = mkdtempSync(join(tmpdir(), 'scandesk-remote-local-'));
-    const names = Object.keys(migrations);
-    const before = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(MIGRATION)));
-    const location: DatabaseLocation = onPostgres
-      ? { kind: 'postgres', url: await newTestDatabase(dataDir, { migrated: false }) }
-      : { kind: 'sqlite', file: databaseFile(dataDir) };
-    db = openDatabase(location);
-    await migrateToLatest(db, before);
+    db = await openStoreBefore(dataDir, MIGRATION);
     await db
       .insertInto('users')
       .values({ id: USER, name: 'local', is_workspace_owner: 1, created_at: '2026-11-01T00:00:00.000Z' })
