@@ -16,7 +16,8 @@ import { tablesToAnalyze, type OptimizeDebugRow } from './statistics-decision';
 // take no lock that writers or readers wait for, when the log has grown past the same size, and a
 // RESTART one after it while holding the writer when the log does not start over by itself
 // (checkpoint-decision.ts says when). After a checkpoint it also gives planner statistics to the
-// tables that have none yet (statistics-decision.ts says why), holding the writer as well.
+// tables that have none yet or small ones (statistics-decision.ts says why), holding the writer as
+// well.
 
 // Plain CommonJS evaluated as the worker: it needs neither the TypeScript loader nor an entry of
 // its own in the Electron bundle, and loads the same better-sqlite3 (and native binding) as the app.
@@ -30,10 +31,11 @@ const options = { timeout: 0, ...(workerData.nativeBinding ? { nativeBinding: wo
 const db = new Database(workerData.file, options);
 // Its ANALYZE writes may be the ones that start the log over: the file is cut back as the writer's is.
 db.pragma('journal_size_limit = ' + workerData.journalSizeLimit);
+// The rows each table's statistics count (the first number of a stat1 row is its table's rows).
 const statTables = () =>
   db.prepare("select name from sqlite_schema where name = 'sqlite_stat1'").get() === undefined
     ? []
-    : db.prepare('select distinct tbl from sqlite_stat1').pluck().all();
+    : db.prepare('select tbl, max(cast(stat as integer)) as rows from sqlite_stat1 group by tbl').raw().all();
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
@@ -77,7 +79,8 @@ export interface CheckpointerOptions {
 /** What the worker answers to 'statistics'. */
 interface StatisticsReport {
   wanted: OptimizeDebugRow[];
-  analyzed: string[];
+  /** [table, rows its statistics count]. */
+  analyzed: [string, number][];
 }
 
 type Message = 'passive' | 'restart' | 'statistics' | { analyze: string[] };
@@ -98,7 +101,7 @@ export class WalCheckpointer {
   checkpoints = 0;
   /** RESTART checkpoints run so far. */
   restarts = 0;
-  /** Tables given statistics so far; each is analyzed here once at most. */
+  /** Tables given statistics here so far. */
   readonly analyzedTables = new Set<string>();
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
@@ -186,12 +189,12 @@ export class WalCheckpointer {
     await this.analyzeNewTables();
   }
 
-  /** ANALYZE, on the worker and holding the writer, of the tables with rows and no statistics. */
+  /** ANALYZE, on the worker and holding the writer, of the tables with rows and no or small statistics. */
   private async analyzeNewTables(): Promise<void> {
     if (!this.worker) return;
     const report = (await this.ask(this.worker, 'statistics')) as StatisticsReport | null;
     if (!report) return;
-    const tables = tablesToAnalyze(report.wanted, new Set([...report.analyzed, ...this.analyzedTables]));
+    const tables = tablesToAnalyze(report.wanted, new Map(report.analyzed));
     if (tables.length === 0) return;
     await this.holdingWriter(async (worker) => {
       for (const table of tables) this.analyzedTables.add(table);

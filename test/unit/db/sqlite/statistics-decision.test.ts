@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tablesToAnalyze } from '../../../../src/main/db/sqlite/statistics-decision';
+import { SMALL_STATISTICS_ROWS, tablesToAnalyze } from '../../../../src/main/db/sqlite/statistics-decision';
 
 const row = (optimize: string) => ({ optimize });
 
@@ -10,15 +10,26 @@ describe('tablesToAnalyze', () => {
       row('ANALYZE "main"."timeline_entries"'),
       row('ANALYZE "main"."users"'),
     ];
-    expect(tablesToAnalyze(wanted, new Set(['users']))).toEqual(['scans', 'timeline_entries']);
+    expect(tablesToAnalyze(wanted, new Map([['users', 50_000]]))).toEqual(['scans', 'timeline_entries']);
   });
 
-  it('leaves a table that has outgrown its statistics to the next open', () => {
-    expect(tablesToAnalyze([row('ANALYZE "main"."scans"')], new Set(['scans']))).toEqual([]);
+  it('takes statistics again for a table that has outgrown small ones, so a lookup of many keys is no scan', () => {
+    const wanted = [row('ANALYZE "main"."scans"'), row('ANALYZE "main"."violations"')];
+    const statistics = new Map([
+      ['scans', 1_000],
+      ['violations', SMALL_STATISTICS_ROWS],
+    ]);
+    expect(tablesToAnalyze(wanted, statistics)).toEqual(['scans', 'violations']);
+  });
+
+  it('leaves a table that has outgrown larger statistics to the next open', () => {
+    expect(tablesToAnalyze([row('ANALYZE "main"."scans"')], new Map([['scans', SMALL_STATISTICS_ROWS + 1]]))).toEqual(
+      [],
+    );
   });
 
   it('reads quoted names and ignores other schemas and anything it does not recognise', () => {
     const wanted = [row('ANALYZE "main"."odd""name"'), row('ANALYZE "temp"."scratch"'), row('PRAGMA something')];
-    expect(tablesToAnalyze(wanted, new Set())).toEqual(['odd"name']);
+    expect(tablesToAnalyze(wanted, new Map())).toEqual(['odd"name']);
   });
 });
