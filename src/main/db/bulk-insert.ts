@@ -148,6 +148,15 @@ function postgresChunkRunner(trx: Executor, table: string, columns: readonly str
 }
 
 /**
+ * The tables the list and the stats read by index-only scans. After a bulk load PostgreSQL's
+ * visibility map marks none of their pages all-visible until autovacuum comes by, so those scans
+ * fetch every row from the heap as well: at 10,000,000 scans a `since`+`tool` page cost 32 ms of
+ * CPU instead of 12, a 90-day tokens request 38 instead of 30. Vacuuming them (7 s for the scans of
+ * 10,000,000) sets it; the timeline entries, read by key, are left to autovacuum.
+ */
+const LISTED_TABLES = ['scans', 'scan_days', 'violation_days', 'scan_counts'];
+
+/**
  * During a bulk load, durability is worth little (a crash means rerunning the demo) and, on
  * SQLite, a large page cache keeps the indexes' hot pages in memory. Returns the function that
  * restores the previous settings, after refreshing the planner's statistics, which a bulk load
@@ -155,7 +164,12 @@ function postgresChunkRunner(trx: Executor, table: string, columns: readonly str
  * themselves (relaxTransaction); only the statistics are left to do.
  */
 export function relaxForBulkLoad(db: Db, cacheKib = 512 * 1024): () => Promise<void> {
-  if (dialectOf(db) === 'postgres') return () => refreshPlannerStatistics(db);
+  if (dialectOf(db) === 'postgres') {
+    return async () => {
+      await db.executeQuery(CompiledQuery.raw(`VACUUM (ANALYZE) ${LISTED_TABLES.join(', ')}`));
+      await refreshPlannerStatistics(db);
+    };
+  }
   const sqlite = sqliteUnder(db);
   const synchronous = sqlite.pragma('synchronous', { simple: true }) as number;
   const cacheSize = sqlite.pragma('cache_size', { simple: true }) as number;

@@ -108,6 +108,15 @@ describe('scandesk demo into a data directory', () => {
     }
   });
 
+  it("leaves the scans' pages all-visible on PostgreSQL, so the list's index-only scans stay in the index", async () => {
+    if (dialectOf(db) === 'sqlite') return;
+    const { rows } = await sql<{ visible: boolean }>`
+      select relallvisible > 0 and relallvisible = relpages as visible from pg_class where relname = 'scans'`.execute(
+      db,
+    );
+    expect(rows).toEqual([{ visible: true }]);
+  });
+
   it('keeps the rollups equal to a recount', async () => {
     expect(rollupProblems(await storeInvariants(db))).toEqual([]);
   });

@@ -207,6 +207,7 @@ describe('WAL checkpoints on a worker thread', () => {
 
   it('takes statistics again once a table has outgrown small ones, so a lookup of many keys stays a search', async () => {
     await sql`create table keyed (id text primary key, body blob)`.execute(db);
+    await sql`create table ballast (id integer primary key, body blob)`.execute(db);
     const lookup = `select * from keyed where id in (${Array.from({ length: 1000 }, (_, n) => `'k${n * 7}'`).join(',')})`;
     const plan = (): string =>
       sqliteUnder(db)
@@ -214,19 +215,22 @@ describe('WAL checkpoints on a worker thread', () => {
         .all()
         .map((row) => (row as { detail: string }).detail)
         .join('; ');
-    const fill = (from: number, to: number) =>
-      sql`
-      with recursive n (i) as (select ${from} union all select i + 1 from n where i < ${to - 1})
-      insert into keyed (id, body) select 'k' || i, randomblob(3000) from n`.execute(db);
-    const engine = sqliteEngineOf(db)!;
-    // About 6 MB of log: a checkpoint, and the first statistics, at 2,000 rows.
-    await fill(0, 2000, 3000);
-    await engine.checkpointer!.settled();
+    // `keyed` grows by `to - from` small rows; the ballast's 6 MB of log make the checkpoint come.
+    const grow = async (from: number, to: number) => {
+      await sql`
+        with recursive n (i) as (select ${from} union all select i + 1 from n where i < ${to - 1})
+        insert into keyed (id, body) select 'k' || i, randomblob(40) from n`.execute(db);
+      await sql`
+        with recursive n (i) as (select 1 union all select i + 1 from n where i < 2000)
+        insert into ballast (body) select randomblob(3000) from n`.execute(db);
+      await sqliteEngineOf(db)!.checkpointer!.settled();
+    };
     const rows = () => sqliteUnder(db).prepare(`select stat from sqlite_stat1 where tbl = 'keyed'`).pluck().get();
-    expect(rows()).toBe('2000 1');
-    await fill(2000, 60_000, 100);
-    await engine.checkpointer!.settled();
-    expect(rows()).toBe('60000 1');
+    await grow(0, 1000);
+    expect(rows()).toBe('1000 1');
+    expect(plan()).toContain('SCAN keyed');
+    await grow(1000, 30_000);
+    expect(rows()).toBe('30000 1');
     expect(plan()).toContain('SEARCH keyed USING INDEX');
   });
 
