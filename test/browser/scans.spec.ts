@@ -89,11 +89,12 @@ test('filters by tool and violations, pages through, and keeps it all on reload'
 /** Tokens of every row of the current page, read while scrolling through the virtualized table. */
 async function pageTokens(page: Page): Promise<number[]> {
   const byIndex = new Map<number, number>();
+  // One read of the rows drawn now: the virtualizer may replace them between two locator calls.
   const read = async (): Promise<void> => {
-    for (const row of await rows(page).all()) {
-      const index = Number(await row.getAttribute('data-index'));
-      byIndex.set(index, Number((await row.locator('td.col-tokens').textContent())!.replace(/\D/g, '')));
-    }
+    const drawn = await rows(page).evaluateAll((trs) =>
+      trs.map((tr) => [tr.getAttribute('data-index'), tr.querySelector('td.col-tokens')?.textContent ?? ''] as const),
+    );
+    for (const [index, tokens] of drawn) byIndex.set(Number(index), Number(tokens.replace(/\D/g, '')));
   };
   const scroller = page.locator('.scans-scroll');
   await read();
