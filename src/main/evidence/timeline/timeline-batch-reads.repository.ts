@@ -68,7 +68,7 @@ export async function timelineInfos(db: Executor, scanIds: readonly string[]): P
         eb.fn.countAll<number>().as('count'),
         eb.fn.sum<number | null>('tokens').as('tokens'),
       ])
-      .where('timeline_id', 'in', [...counted.keys()])
+      .where(inList(db, 'timeline_id', [...counted.keys()]))
       .groupBy('timeline_id')
       .execute();
     for (const row of rows) {
@@ -96,7 +96,7 @@ export async function* timelinesTupleChunks(
     const rows = await db
       .selectFrom('timeline_entries')
       .select(['timeline_id', 'seq', 'timestamp', 'action', 'tokens'])
-      .where('timeline_id', 'in', timelineIds)
+      .where(inList(db, 'timeline_id', timelineIds))
       .where((eb) =>
         eb.or([
           eb('timeline_id', '>', lastTimeline),
