@@ -175,7 +175,7 @@ export class WalCheckpointer {
 
   /**
    * A PASSIVE checkpoint, a RESTART one after it if the log did not start over by itself, and then
-   * statistics for the tables that have none.
+   * statistics for the tables that have none or small ones.
    */
   private async checkpoint(): Promise<void> {
     const report = (await this.ask((this.worker ??= this.start()), 'passive')) as CheckpointReport | null;
@@ -186,11 +186,11 @@ export class WalCheckpointer {
         await this.ask(worker, 'restart');
       });
     }
-    await this.analyzeNewTables();
+    await this.analyzeTables();
   }
 
   /** ANALYZE, on the worker and holding the writer, of the tables with rows and no or small statistics. */
-  private async analyzeNewTables(): Promise<void> {
+  private async analyzeTables(): Promise<void> {
     if (!this.worker) return;
     const report = (await this.ask(this.worker, 'statistics')) as StatisticsReport | null;
     if (!report) return;
