@@ -1,8 +1,9 @@
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useId, useMemo } from 'react';
+import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { ticksForWidth } from '../../lib/time-ticks';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
-import { useId } from 'react';
+import { AxisTick } from './AxisTick';
 import { PaintDefs, paintFill } from './PaintDefs';
 import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
@@ -18,8 +19,13 @@ export interface AreaSeries {
 
 const paintOf = (s: AreaSeries, index: number): Paint | 'other' => s.paint ?? paintAt(index);
 
-/** Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`. */
-export function StackedAreaChart({
+/**
+ * Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`.
+ * Each render of a recharts chart runs its store's selectors anew, which costs tens of ms a chart:
+ * it renders only once its width is known and again only when its props change (so the caller
+ * keeps them stable), with every domain and tick given, so that recharts measures nothing.
+ */
+export const StackedAreaChart = memo(function StackedAreaChart({
   rows,
   series,
   formatX,
@@ -43,21 +49,28 @@ export function StackedAreaChart({
   const [box, width] = useElementWidth<HTMLDivElement>();
   const from = rows[0]?.start ?? 0;
   const to = rows.at(-1)?.start ?? 0;
-  const time = ticksForWidth(from, to, timeZone, width - AXIS_AND_MARGINS_PX);
-  const values = rows.map((row) =>
-    stacked
-      ? series.reduce((sum, s) => sum + (row[s.key] ?? 0), 0)
-      : Math.max(0, ...series.map((s) => row[s.key] ?? 0)),
+  const time = useMemo(
+    () => ticksForWidth(from, to, timeZone, width - AXIS_AND_MARGINS_PX),
+    [from, to, timeZone, width],
   );
-  const counts = valueTicks(Math.max(0, ...values));
+  const counts = useMemo(() => {
+    const values = rows.map((row) =>
+      stacked
+        ? series.reduce((sum, s) => sum + (row[s.key] ?? 0), 0)
+        : Math.max(0, ...series.map((s) => row[s.key] ?? 0)),
+    );
+    return valueTicks(Math.max(0, ...values));
+  }, [rows, series, stacked]);
   const prefix = useId().replace(/[^\w-]/g, '');
   const paints = series.map(paintOf);
   const fill = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : paintFill(prefix, paints[i] as Paint));
   const stroke = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : hueColor((paints[i] as Paint).hue));
   return (
-    <div ref={box}>
-      <ResponsiveContainer width="100%" height={height}>
+    <div ref={box} style={{ height }}>
+      {width > 0 && (
         <AreaChart
+          width={width}
+          height={height}
           accessibilityLayer={false}
           data={rows as ({ start: number } & Record<string, number>)[]}
           margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
@@ -78,8 +91,16 @@ export function StackedAreaChart({
             ticks={time.ticks}
             interval={0}
             tickFormatter={time.format}
+            tick={AxisTick}
           />
-          <YAxis tickFormatter={formatY} domain={[0, counts.at(-1)!]} ticks={counts} interval={0} width={56} />
+          <YAxis
+            tickFormatter={formatY}
+            domain={[0, counts.at(-1)!]}
+            ticks={counts}
+            interval={0}
+            width={56}
+            tick={AxisTick}
+          />
           <Tooltip
             labelFormatter={(label) => formatX(Number(label))}
             formatter={(value) => formatValue(Number(value))}
@@ -114,7 +135,7 @@ export function StackedAreaChart({
             />
           ))}
         </AreaChart>
-      </ResponsiveContainer>
+      )}
     </div>
   );
-}
+});
