@@ -1,5 +1,5 @@
 import { memo, useId, useMemo } from 'react';
-import { Area, AreaChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { ticksForWidth } from '../../lib/time-ticks';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
@@ -9,6 +9,8 @@ import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
 // The plot's width is the chart's less the value axis and the right margin.
 const AXIS_AND_MARGINS_PX = 56 + 16;
+/** The room the legend below the plot takes of the chart's height (one line of it). */
+const LEGEND_PX = 28;
 
 export interface AreaSeries {
   key: string;
@@ -66,76 +68,75 @@ export const StackedAreaChart = memo(function StackedAreaChart({
   const fill = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : paintFill(prefix, paints[i] as Paint));
   const stroke = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : hueColor((paints[i] as Paint).hue));
   return (
-    <div ref={box} style={{ height }}>
-      {width > 0 && (
-        <AreaChart
-          width={width}
-          height={height}
-          accessibilityLayer={false}
-          data={rows as ({ start: number } & Record<string, number>)[]}
-          margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-        >
-          <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
-          {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
-          <CartesianGrid
-            strokeDasharray="3 3"
-            className="chart-grid"
-            verticalValues={time.ticks}
-            horizontalValues={counts}
-          />
-          <XAxis
-            dataKey="start"
-            type="number"
-            scale="time"
-            domain={[from, to]}
-            ticks={time.ticks}
-            interval={0}
-            tickFormatter={time.format}
-            tick={AxisTick}
-          />
-          <YAxis
-            tickFormatter={formatY}
-            domain={[0, counts.at(-1)!]}
-            ticks={counts}
-            interval={0}
-            width={56}
-            tick={AxisTick}
-          />
-          <Tooltip
-            labelFormatter={(label) => formatX(Number(label))}
-            formatter={(value) => formatValue(Number(value))}
-            contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
-          />
-          {/* Drawn from the series, not recharts' payload: its icons show a stroke, never a pattern. */}
-          <Legend
-            content={() => (
-              <ul className="recharts-default-legend chart-legend">
-                {series.map((s, i) => (
-                  <li key={s.key} className="recharts-legend-item">
-                    <svg width={14} height={14} aria-hidden="true">
-                      <path d="M0,2h14v10h-14z" fill={fill(i)} stroke={stroke(i)} />
-                    </svg>
-                    <span className="recharts-legend-item-text">{s.label}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          />
-          {series.map((s, index) => (
-            <Area
-              key={s.key}
-              type="monotone"
-              dataKey={s.key}
-              name={s.label}
-              stackId={stacked ? 'stack' : undefined}
-              stroke={stroke(index)}
-              fill={fill(index)}
-              fillOpacity={stacked ? 0.55 : 0.2}
-              isAnimationActive={false}
+    <div ref={box}>
+      {/* The plot alone: recharts' Legend would measure itself and lay the whole chart out again. */}
+      <div style={{ height: height - LEGEND_PX }}>
+        {width > 0 && (
+          <AreaChart
+            width={width}
+            height={height - LEGEND_PX}
+            accessibilityLayer={false}
+            data={rows as ({ start: number } & Record<string, number>)[]}
+            margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+          >
+            <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
+            {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
+            <CartesianGrid
+              strokeDasharray="3 3"
+              className="chart-grid"
+              verticalValues={time.ticks}
+              horizontalValues={counts}
             />
-          ))}
-        </AreaChart>
-      )}
+            <XAxis
+              dataKey="start"
+              type="number"
+              scale="time"
+              domain={[from, to]}
+              ticks={time.ticks}
+              interval={0}
+              tickFormatter={time.format}
+              tick={AxisTick}
+            />
+            <YAxis
+              tickFormatter={formatY}
+              domain={[0, counts.at(-1)!]}
+              ticks={counts}
+              interval={0}
+              width={56}
+              tick={AxisTick}
+            />
+            <Tooltip
+              labelFormatter={(label) => formatX(Number(label))}
+              formatter={(value) => formatValue(Number(value))}
+              contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
+            />
+            {series.map((s, index) => (
+              <Area
+                key={s.key}
+                type="monotone"
+                dataKey={s.key}
+                name={s.label}
+                stackId={stacked ? 'stack' : undefined}
+                stroke={stroke(index)}
+                fill={fill(index)}
+                fillOpacity={stacked ? 0.55 : 0.2}
+                isAnimationActive={false}
+              />
+            ))}
+          </AreaChart>
+        )}
+      </div>
+      {/* Drawn from the series: recharts' legend icons show a stroke, never a pattern. */}
+      <ul className="recharts-default-legend chart-legend">
+        {series.map((s, i) => (
+          <li key={s.key} className="recharts-legend-item">
+            <svg width={14} height={14} aria-hidden="true">
+              <path d="M0,2h14v10h-14z" fill={fill(i)} stroke={stroke(i)} />
+            </svg>
+            <span className="recharts-legend-item-text">{s.label}</span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
 });
