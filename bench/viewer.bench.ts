@@ -173,7 +173,12 @@ async function signedInProfile(context: BenchContext, url: string, token: string
     baseURL: url,
     ...CONTEXT_OPTIONS,
   });
-  return signIn(profile, url, token);
+  try {
+    return await signIn(profile, url, token);
+  } catch (error) {
+    await profile.close();
+    throw error;
+  }
 }
 
 interface Load {
