@@ -21,6 +21,7 @@ const EXTRAS = [
   { name: 'scans_list_tool', kind: 'index', what: 'list by tool' },
   { name: 'scans_count_insert', kind: 'trigger', what: 'list totals rollup' },
   { name: 'scans_day_insert', kind: 'trigger', what: 'day rollup (overview, totals over time)' },
+  { name: 'scans_hour_insert', kind: 'trigger', what: 'hour rollup (totals over partial days)' },
 ] as const;
 
 /** µs per submission written the way the bare baseline writes them: one transaction each. */

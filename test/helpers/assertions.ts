@@ -39,6 +39,7 @@ const TABLES = [
   'scans',
   'scan_counts',
   'scan_days',
+  'scan_hours',
   'violation_days',
   'timelines',
   'timeline_entries',

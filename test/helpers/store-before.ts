@@ -12,13 +12,18 @@ import { newTestDatabase, onPostgres } from './test-database';
  * database with dropTestDatabase).
  */
 export async function openStoreBefore(dataDir: string, migration: string): Promise<Db> {
-  const names = Object.keys(migrations);
-  if (!names.includes(migration)) throw new Error(`no migration ${migration}`);
-  const before = Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(migration)));
+  const before = migrationsUpTo(migration, { through: false });
   const location: DatabaseLocation = onPostgres
     ? { kind: 'postgres', url: await newTestDatabase(dataDir, { migrated: false }) }
     : { kind: 'sqlite', file: databaseFile(dataDir) };
   const db = openDatabase(location);
   await migrateToLatest(db, before);
   return db;
+}
+
+/** The migrations before `migration`, and it too when `through`: a store of the day it landed. */
+export function migrationsUpTo(migration: string, { through }: { through: boolean }): typeof migrations {
+  const names = Object.keys(migrations);
+  if (!names.includes(migration)) throw new Error(`no migration ${migration}`);
+  return Object.fromEntries(Object.entries(migrations).slice(0, names.indexOf(migration) + (through ? 1 : 0)));
 }

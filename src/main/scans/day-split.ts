@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../shared/time';
+import { DAY_MS, HOUR_MS } from '../../shared/time';
 
 /** A time range in epoch ms, since inclusive, until exclusive; either end may be open. */
 export interface Span {
@@ -8,16 +8,35 @@ export interface Span {
 
 /**
  * A range split into the whole UTC days inside it, which the day rollups answer, and the partial
- * days at its ends, which only the scans themselves can (`days` is null when no whole day fits).
+ * days at its ends, which they cannot (`days` is null when no whole day fits).
  */
-export function splitByDays({ since, until }: Span): DaySplit {
-  const from = since === undefined ? undefined : Math.ceil(since / DAY_MS) * DAY_MS;
-  const to = until === undefined ? undefined : Math.floor(until / DAY_MS) * DAY_MS;
-  if (from !== undefined && to !== undefined && from >= to) return { days: null, edges: [{ since, until }] };
+export function splitByDays(span: Span): DaySplit {
+  const { whole, edges } = splitByUnit(DAY_MS, span);
+  return { days: whole, edges };
+}
+
+/**
+ * A range (a partial day, usually) split into the whole UTC hours inside it, which scan_hours
+ * answers, and at most an hour at each end, left to the scans.
+ */
+export function splitByHours(span: Span): HourSplit {
+  const { whole, edges } = splitByUnit(HOUR_MS, span);
+  return { hours: whole, edges };
+}
+
+function splitByUnit(unit: number, { since, until }: Span): { whole: Span | null; edges: Span[] } {
+  const from = since === undefined ? undefined : Math.ceil(since / unit) * unit;
+  const to = until === undefined ? undefined : Math.floor(until / unit) * unit;
+  if (from !== undefined && to !== undefined && from >= to) return { whole: null, edges: [{ since, until }] };
   const edges: Span[] = [];
   if (since !== undefined && since < from!) edges.push({ since, until: from });
   if (until !== undefined && to! < until) edges.push({ since: to, until });
-  return { days: { since: from, until: to }, edges };
+  return { whole: { since: from, until: to }, edges };
+}
+
+export interface HourSplit {
+  hours: Span | null;
+  edges: Span[];
 }
 
 export interface DaySplit {

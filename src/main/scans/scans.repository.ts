@@ -11,7 +11,7 @@ import {
   type ScanRow,
   type ViolationRow,
 } from '../db/index';
-import { splitByDays, type Span } from './day-split';
+import { splitByDays, splitByHours, type Span } from './day-split';
 
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */
 const CHUNK_ROWS = 500;
@@ -55,7 +55,7 @@ function managedOrganizations(userId: string) {
     .where('memberships.role', 'in', ['owner', 'admin']);
 }
 
-export type Rollup = 'scan_counts' | 'scan_days' | 'violation_days';
+export type Rollup = 'scan_counts' | 'scan_days' | 'scan_hours' | 'violation_days';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
 export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBool> =>
@@ -182,8 +182,9 @@ async function countScans(db: Executor, userId: string, filters: ScanFilters): P
  * The number of visible scans matching the filters, never an estimate. Without a time range: a
  * sum over the scan_counts rollup (a few thousand rows at most, whatever the store's size). With
  * one, filtering at most by tool, organization and origin: the whole UTC days inside it summed from
- * scan_days and the partial days at its ends counted. Otherwise a count over the list indexes,
- * which carry every column the filters and the visibility rule read (~0.3 µs per match).
+ * scan_days, the whole hours of its partial days from scan_hours, and at most an hour at each end
+ * counted. Otherwise a count over the list indexes, which carry every column the filters and the
+ * visibility rule read (~0.3 µs per match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
   // The rollups know nothing of packages; the package index finds the few matches at once. Nor
@@ -196,8 +197,14 @@ export async function countVisibleScans(db: Executor, userId: string, filters: S
   if (filters.status !== undefined || filters.has_violations !== undefined) return countScans(db, userId, filters);
   const { days, edges } = splitByDays(filters);
   const parts = await Promise.all([
-    ...(days ? [sumScanDays(db, userId, filters, days)] : []),
-    ...edges.map((edge) => countScans(db, userId, { ...filters, ...edge })),
+    ...(days ? [sumRollup(db, userId, filters, 'scan_days', days)] : []),
+    ...edges.flatMap((edge) => {
+      const { hours, edges: ends } = splitByHours(edge);
+      return [
+        ...(hours ? [sumRollup(db, userId, filters, 'scan_hours', hours)] : []),
+        ...ends.map((end) => countScans(db, userId, { ...filters, ...end })),
+      ];
+    }),
   ]);
   return parts.reduce((sum, part) => sum + part, 0);
 }
@@ -225,23 +232,32 @@ async function sumScanCounts(db: Executor, userId: string, filters: ScanFilters)
   return Number(total ?? 0);
 }
 
-async function sumScanDays(db: Executor, userId: string, filters: ScanFilters, days: Span): Promise<number> {
+/** The scans of a rollup's rows in `span` (whole days of scan_days, whole hours of scan_hours). */
+async function sumRollup(
+  db: Executor,
+  userId: string,
+  filters: ScanFilters,
+  table: 'scan_days' | 'scan_hours',
+  span: Span,
+): Promise<number> {
+  const at = sql.ref(table === 'scan_days' ? 'scan_days.day' : 'scan_hours.hour');
+  const column = (name: string) => sql.ref(`${table}.${name}`);
   const { total } = await db
-    .selectFrom('scan_days')
-    .where(visibleInRollup('scan_days', userId))
+    .selectFrom(table)
+    .where(visibleInRollup(table, userId))
     .where((eb) =>
       eb.and([
-        ...(filters.tool === undefined ? [] : [eb('scan_days.tool', '=', filters.tool)]),
-        ...(filters.tools === undefined ? [] : [anyOf('scan_days.tool', filters.tools)]),
+        ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
+        ...(filters.tools === undefined ? [] : [anyOf(`${table}.tool`, filters.tools)]),
         ...(filters.organization_id === undefined
           ? []
-          : [eb('scan_days.organization_key', '=', filters.organization_id)]),
-        ...rollupOrigin('scan_days', filters.origin_key),
-        ...(days.since === undefined ? [] : [eb('scan_days.day', '>=', days.since)]),
-        ...(days.until === undefined ? [] : [eb('scan_days.day', '<', days.until)]),
+          : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
+        ...rollupOrigin(table, filters.origin_key),
+        ...(span.since === undefined ? [] : [sql<SqlBool>`${at} >= ${span.since}`]),
+        ...(span.until === undefined ? [] : [sql<SqlBool>`${at} < ${span.until}`]),
       ]),
     )
-    .select((eb) => eb.fn.sum<number | null>('scan_days.scans').as('total'))
+    .select(sql<number | null>`sum(${column('scans')})`.as('total'))
     .executeTakeFirstOrThrow();
   return Number(total ?? 0);
 }

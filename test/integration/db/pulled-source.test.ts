@@ -13,7 +13,7 @@ import { migrateToLatest } from '../../../src/main/db/migrate';
 import { migrations } from '../../../src/main/db/migrations/index';
 import { fixtureScanId, insertScans } from '../../helpers/scan-fixtures';
 import { rollupProblems, storeInvariants } from '../../helpers/store-checks';
-import { openStoreBefore } from '../../helpers/store-before';
+import { migrationsUpTo, openStoreBefore } from '../../helpers/store-before';
 import { dropTestDatabase, onPostgres } from '../../helpers/test-database';
 
 const MIGRATION = '2026_11_26_175000_store_pulled_scans';
@@ -59,9 +59,10 @@ describe('scans may be pulled', () => {
     const scans = await db.selectFrom('scans').selectAll().orderBy('id').execute();
     const schema = await schemaOf(db);
 
-    await migrateToLatest(db, migrations);
+    await migrateToLatest(db, migrationsUpTo(MIGRATION, { through: true }));
     expect(await db.selectFrom('scans').selectAll().orderBy('id').execute()).toEqual(scans);
     expect(await schemaOf(db)).toEqual([...schema, 'scans_origin_id'].sort());
+    await migrateToLatest(db, migrations);
 
     const pulled = {
       ...scans[0]!,

@@ -8,20 +8,22 @@ import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 // The list's `total` comes from the scan_counts rollup without a time range, and from the
-// scan_days rollup for the whole days of one. These runs write scans through every path that
+// scan_days rollup for the whole days of one and scan_hours for the whole hours of its partial days. These runs write scans through every path that
 // changes them (inserts, updates, deleting an organization or a user, both of which cascade) and
-// check the rollup against a recount, and every user's totals, over ranges aligned to days or
+// check the rollups against a recount, and every user's totals, over ranges aligned to days or
 // not, against the visibility rule worked out here from the raw rows. Some scans are pulled from
 // one of two remotes, and a remote may be removed (its scans become local): the `origin` filter's
 // totals come from the same rollups.
 
 const TOOLS = ['claude-code', 'cursor', 'ChatGPT'] as const;
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const ORIGIN = Date.UTC(2026, 10, 1);
 /**
  * Time ranges: everything (the plain count), then whole days (the scan_days rollup), partial days
- * at either end, and a range inside one day.
+ * at either end (whole hours from scan_hours), some ending mid-hour, a range inside one day and
+ * one across a midnight without a whole day.
  */
 const RANGES: { since?: number; until?: number }[] = [
   { since: Date.UTC(2000, 0, 1) },
@@ -30,6 +32,10 @@ const RANGES: { since?: number; until?: number }[] = [
   { since: ORIGIN + 2 * DAY + 1 },
   { until: ORIGIN + 2 * DAY - 1 },
   { since: ORIGIN + DAY + 2 * HOUR, until: ORIGIN + DAY + 20 * HOUR },
+  // Each end mid-hour, in an hour whose scan lies on the range's side (scans at n × 5 h 13 min).
+  { since: ORIGIN + DAY + 7 * HOUR + 10 * MINUTE, until: ORIGIN + 3 * DAY + 11 * HOUR + 40 * MINUTE },
+  { since: ORIGIN + DAY + 2 * HOUR + 1 * MINUTE, until: ORIGIN + DAY + 17 * HOUR + 50 * MINUTE },
+  { since: ORIGIN + DAY + 22 * HOUR + 50 * MINUTE, until: ORIGIN + 2 * DAY + 9 * HOUR + 30 * MINUTE },
 ];
 const rangeQuery = ({ since, until }: { since?: number; until?: number }): string =>
   (since === undefined ? '' : `&since=${new Date(since).toISOString()}`) +
@@ -122,8 +128,9 @@ async function apply(world: World, next: Step): Promise<void> {
         .filter((shape) => alive.has(users[shape.user]!.id))
         .map((shape) => ({
           id: fixtureScanId(world.nextScan++),
-          // Five hours apart: scans spread over days, for the ranges checked below.
-          created_at: ORIGIN + world.nextScan * 5 * HOUR,
+          // 5 h 13 min apart: scans spread over days and at minutes that vary, for the ranges
+          // checked below.
+          created_at: ORIGIN + world.nextScan * (5 * HOUR + 13 * MINUTE),
           submitted_by: users[shape.user]!.id,
           tool: TOOLS[shape.tool],
           status: STATUSES[shape.status],
@@ -153,6 +160,8 @@ async function apply(world: World, next: Step): Promise<void> {
           tool: TOOLS[next.tool],
           status: STATUSES[next.status],
           violation_count: next.violations,
+          // Moves the scan to another hour, and often another day.
+          created_at: ORIGIN + (next.scan % 60) * 97 * MINUTE,
         })
         .where('id', '=', ids[next.scan % ids.length]!)
         .execute();
@@ -203,6 +212,19 @@ async function rollupAndRecount(world: World) {
       coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans
     FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   return { rollup, recount: recount.rows };
+}
+
+/** scan_hours as the triggers left it, and as a recount of the scans says it must be. */
+async function hoursAndRecount(world: World) {
+  const { db } = world.ctx;
+  const rollup = await sql`
+    SELECT hour, tool, organization_key, submitted_by, origin_key, scans FROM scan_hours
+    ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  const recount = await sql`
+    SELECT created_at - created_at % ${HOUR} AS hour, tool, coalesce(organization_id, '') AS organization_key,
+      submitted_by, coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans
+    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  return { rollup: rollup.rows, recount: recount.rows };
 }
 
 const FILTERS = [
@@ -275,6 +297,8 @@ describe('scan totals (the scan_counts rollup)', () => {
         for (const next of steps) await apply(world, next);
         const { rollup, recount } = await rollupAndRecount(world);
         expect(rollup).toEqual(recount);
+        const hours = await hoursAndRecount(world);
+        expect(hours.rollup).toEqual(hours.recount);
         await expectTotals(world);
       }),
       { numRuns: 15 },
@@ -300,6 +324,38 @@ describe('scan totals (the scan_counts rollup)', () => {
     const { rollup, recount } = await rollupAndRecount(world);
     expect(rollup).toHaveLength(2);
     expect(rollup.map((row) => row.origin_key).sort()).toEqual(['', 'rmt_team']);
+    expect(rollup).toEqual(recount);
+  });
+
+  it('counts the partial hours at a range’s ends', async () => {
+    world = await setUp();
+    const scans = Array.from({ length: 18 }, (_, n) => ({
+      org: n % 3,
+      user: n % 3,
+      tool: n % TOOLS.length,
+      status: n % STATUSES.length,
+      violations: 0,
+      origin: 0,
+    }));
+    await apply(world, { kind: 'insert', scans });
+    await expectTotals(world);
+  });
+
+  it('fills scan_hours from the scans already stored when its migration runs', async () => {
+    world = await setUp();
+    await apply(world, {
+      kind: 'insert',
+      scans: [
+        { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
+        { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
+        { org: 2, user: 2, tool: 1, status: 0, violations: 0, origin: 0 },
+      ],
+    });
+    const { down, up } = await import('../../../src/main/db/migrations/2026_11_30_090000_create_scan_hours');
+    await down(world.ctx.db);
+    await up(world.ctx.db);
+    const { rollup, recount } = await hoursAndRecount(world);
+    expect(rollup).toHaveLength(3);
     expect(rollup).toEqual(recount);
   });
 });

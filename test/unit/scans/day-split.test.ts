@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absorbWholeDays, restOfDay, splitByDays } from '../../../src/main/scans/day-split';
+import { absorbWholeDays, restOfDay, splitByDays, splitByHours } from '../../../src/main/scans/day-split';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -37,6 +37,36 @@ describe('absorbWholeDays', () => {
     expect(absorbWholeDays(splitByDays({ since: at(1, 5), until: at(1, 9) }), [true])).toEqual({
       days: { since: at(1), until: at(2) },
       edges: [],
+    });
+  });
+});
+
+describe('splitByHours', () => {
+  it('leaves at most an hour at each end to the scans', () => {
+    expect(splitByHours({ since: at(1, 5.25), until: at(2) })).toEqual({
+      hours: { since: at(1, 6), until: at(2) },
+      edges: [{ since: at(1, 5.25), until: at(1, 6) }],
+    });
+    expect(splitByHours({ since: at(3), until: at(3, 12.5) })).toEqual({
+      hours: { since: at(3), until: at(3, 12) },
+      edges: [{ since: at(3, 12), until: at(3, 12.5) }],
+    });
+  });
+
+  it('crosses a midnight by whole hours', () => {
+    expect(splitByHours({ since: at(1, 22.5), until: at(2, 1.5) })).toEqual({
+      hours: { since: at(1, 23), until: at(2, 1) },
+      edges: [
+        { since: at(1, 22.5), until: at(1, 23) },
+        { since: at(2, 1), until: at(2, 1.5) },
+      ],
+    });
+  });
+
+  it('has no whole hours inside one hour', () => {
+    expect(splitByHours({ since: at(1, 5.25), until: at(1, 5.75) })).toEqual({
+      hours: null,
+      edges: [{ since: at(1, 5.25), until: at(1, 5.75) }],
     });
   });
 });

@@ -25,6 +25,7 @@ import * as indexScanDaysByOrganization from './2026_11_27_140100_index_scan_day
 import * as renameRemoteNamedLocal from './2026_11_29_090000_rename_remote_named_local';
 import * as cascadeBulkRowsByTrigger from './2026_11_29_120000_cascade_bulk_rows_by_trigger';
 import * as clusterScanDaysByTool from './2026_11_29_140000_cluster_scan_days_by_tool';
+import * as createScanHours from './2026_11_30_090000_create_scan_hours';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -57,4 +58,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_090000_rename_remote_named_local': renameRemoteNamedLocal,
   '2026_11_29_120000_cascade_bulk_rows_by_trigger': cascadeBulkRowsByTrigger,
   '2026_11_29_140000_cluster_scan_days_by_tool': clusterScanDaysByTool,
+  '2026_11_30_090000_create_scan_hours': createScanHours,
 };

@@ -1,8 +1,8 @@
 import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
-// 2026_11_21_100000, keyed by origin since 2026_11_27_130000): sums over these stand in for scans
-// over every visible row.
+// 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000): sums
+// over these stand in for scans over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
 export interface ScanCountTable {
@@ -34,6 +34,19 @@ export interface ScanDayTable {
   tokens: number;
   /** The sum of the scans' violation_count. */
   violations: number;
+}
+
+/** Scans per UTC hour and (tool, organization, submitter): the list's `total` over a partial day. */
+export interface ScanHourTable {
+  /** Epoch ms of the start of the UTC hour. */
+  hour: number;
+  tool: string;
+  /** The scan's organization_id, or '' for none. */
+  organization_key: string;
+  submitted_by: string;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
+  scans: number;
 }
 
 /** Violations per UTC day (of their scan), (organization, submitter), severity and rule. */

@@ -3,8 +3,13 @@ import { DAY_MS } from '../../../shared/time';
 /** Where times are shown: in UTC, or in the viewer's own time zone. */
 export type TimeZoneChoice = 'local' | 'utc';
 
-/** The browser's own IANA zone ("America/New_York"); UTC where the engine cannot say. */
-export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+let ownZone: string | undefined;
+
+/**
+ * The browser's own IANA zone ("America/New_York"); UTC where the engine cannot say. Read once per
+ * page: asking builds a DateTimeFormat (about a millisecond), and every shown time asks.
+ */
+export const browserZone = (): string => (ownZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 
 /** The IANA zone a choice stands for. */
 export const zoneOf = (choice: TimeZoneChoice): string => (choice === 'utc' ? 'UTC' : browserZone());

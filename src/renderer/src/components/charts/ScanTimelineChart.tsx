@@ -6,27 +6,30 @@ import {
   ComposedChart,
   Line,
   ReferenceLine,
-  ResponsiveContainer,
   Scatter,
   Tooltip,
   XAxis,
   YAxis,
 } from 'recharts';
+import { memo, useMemo } from 'react';
 import type { ChartPoint, TimelineSource } from '../../features/scan-detail/timeline-shaping';
 import { formatCompact, formatCount } from '../../lib/format';
 import { tickFormat, ticksForWidth } from '../../lib/time-ticks';
 import { useClock } from '../../lib/use-clock';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
+import { AxisTick } from './AxisTick';
 
 // The plot's width is the chart's less the token axis and the margins.
 const AXIS_AND_MARGINS_PX = 56 + 8 + 16;
 
 /**
  * Tokens per request (or per bucket) over time, violations as red diamonds, and below it an
- * overview strip whose brush picks the zoom window.
+ * overview strip whose brush picks the zoom window. Drawn once its width is known and again only
+ * when its props change (the caller keeps them stable): each render of a recharts chart runs its
+ * store's selectors anew, and its thousand points make that the page's largest cost.
  */
-export function ScanTimelineChart({
+export const ScanTimelineChart = memo(function ScanTimelineChart({
   points,
   overview,
   source,
@@ -43,18 +46,21 @@ export function ScanTimelineChart({
 }) {
   const clock = useClock();
   const [box, width] = useElementWidth<HTMLDivElement>();
-  const marked = points.filter((point) => point.violations > 0);
+  const marked = useMemo(() => points.filter((point) => point.violations > 0), [points]);
   const unit = source === 'raw' ? 'tokens per request' : 'tokens per bucket';
   const from = points[0]?.t ?? 0;
   const to = points.at(-1)?.t ?? 0;
-  const time = ticksForWidth(from, to, clock.zone, width - AXIS_AND_MARGINS_PX);
-  const tokens = valueTicks(points.reduce((max, point) => Math.max(max, point.tokens), 0));
+  const time = useMemo(
+    () => ticksForWidth(from, to, clock.zone, width - AXIS_AND_MARGINS_PX),
+    [from, to, clock.zone, width],
+  );
+  const tokens = useMemo(() => valueTicks(points.reduce((max, point) => Math.max(max, point.tokens), 0)), [points]);
   // The brush's two ends name exact instants: to the second, dated once the timeline spans days.
   const brushLabel = tickFormat(overview[0]?.t ?? 0, overview.at(-1)?.t ?? 0, clock.zone, 1000);
   return (
-    <div className="scan-timeline-chart" ref={box}>
-      <ResponsiveContainer width="100%" height={260}>
-        <ComposedChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+    <div className="scan-timeline-chart" ref={box} style={{ minHeight: overview.length > 1 ? 260 + 56 : 260 }}>
+      {width > 0 && (
+        <ComposedChart width={width} height={260} data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
           {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
           <CartesianGrid
             stroke="var(--border)"
@@ -70,6 +76,7 @@ export function ScanTimelineChart({
             ticks={time.ticks}
             interval={0}
             tickFormatter={time.format}
+            tick={AxisTick}
             stroke="var(--muted)"
           />
           <YAxis
@@ -79,6 +86,7 @@ export function ScanTimelineChart({
             interval={0}
             stroke="var(--muted)"
             width={56}
+            tick={AxisTick}
           />
           <Tooltip
             labelFormatter={(value) => `${clock.dateTime(Number(value))} ${clock.label}`}
@@ -100,27 +108,25 @@ export function ScanTimelineChart({
             <ReferenceLine x={highlight} stroke="var(--sev-high)" strokeWidth={2} label="selected" />
           )}
         </ComposedChart>
-      </ResponsiveContainer>
-      {overview.length > 1 && (
-        <ResponsiveContainer width="100%" height={56}>
-          <ComposedChart data={overview} margin={{ top: 0, right: 16, bottom: 0, left: 64 }}>
-            <Brush
-              dataKey="t"
-              height={48}
-              startIndex={brush.startIndex}
-              endIndex={brush.endIndex}
-              tickFormatter={brushLabel}
-              stroke="var(--accent)"
-              fill="var(--surface)"
-              onChange={(range) => onBrush(range.startIndex ?? 0, range.endIndex ?? overview.length - 1)}
-            >
-              <AreaChart data={overview}>
-                <Area dataKey="tokens" stroke="var(--muted)" fill="var(--surface-2)" isAnimationActive={false} />
-              </AreaChart>
-            </Brush>
-          </ComposedChart>
-        </ResponsiveContainer>
+      )}
+      {width > 0 && overview.length > 1 && (
+        <ComposedChart width={width} height={56} data={overview} margin={{ top: 0, right: 16, bottom: 0, left: 64 }}>
+          <Brush
+            dataKey="t"
+            height={48}
+            startIndex={brush.startIndex}
+            endIndex={brush.endIndex}
+            tickFormatter={brushLabel}
+            stroke="var(--accent)"
+            fill="var(--surface)"
+            onChange={(range) => onBrush(range.startIndex ?? 0, range.endIndex ?? overview.length - 1)}
+          >
+            <AreaChart data={overview}>
+              <Area dataKey="tokens" stroke="var(--muted)" fill="var(--surface-2)" isAnimationActive={false} />
+            </AreaChart>
+          </Brush>
+        </ComposedChart>
       )}
     </div>
   );
-}
+});

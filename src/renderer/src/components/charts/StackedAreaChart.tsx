@@ -1,13 +1,16 @@
-import { Area, AreaChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { memo, useId, useMemo } from 'react';
+import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { ticksForWidth } from '../../lib/time-ticks';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
-import { useId } from 'react';
+import { AxisTick } from './AxisTick';
 import { PaintDefs, paintFill } from './PaintDefs';
 import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
 // The plot's width is the chart's less the value axis and the right margin.
 const AXIS_AND_MARGINS_PX = 56 + 16;
+/** The room the legend below the plot takes of the chart's height (one line of it). */
+const LEGEND_PX = 28;
 
 export interface AreaSeries {
   key: string;
@@ -18,8 +21,13 @@ export interface AreaSeries {
 
 const paintOf = (s: AreaSeries, index: number): Paint | 'other' => s.paint ?? paintAt(index);
 
-/** Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`. */
-export function StackedAreaChart({
+/**
+ * Values over time: stacked areas (parts of a whole), or overlapping ones with `stacked={false}`.
+ * Each render of a recharts chart runs its store's selectors anew, which costs tens of ms a chart:
+ * it renders only once its width is known and again only when its props change (so the caller
+ * keeps them stable), with every domain and tick given, so that recharts measures nothing.
+ */
+export const StackedAreaChart = memo(function StackedAreaChart({
   rows,
   series,
   formatX,
@@ -43,78 +51,92 @@ export function StackedAreaChart({
   const [box, width] = useElementWidth<HTMLDivElement>();
   const from = rows[0]?.start ?? 0;
   const to = rows.at(-1)?.start ?? 0;
-  const time = ticksForWidth(from, to, timeZone, width - AXIS_AND_MARGINS_PX);
-  const values = rows.map((row) =>
-    stacked
-      ? series.reduce((sum, s) => sum + (row[s.key] ?? 0), 0)
-      : Math.max(0, ...series.map((s) => row[s.key] ?? 0)),
+  const time = useMemo(
+    () => ticksForWidth(from, to, timeZone, width - AXIS_AND_MARGINS_PX),
+    [from, to, timeZone, width],
   );
-  const counts = valueTicks(Math.max(0, ...values));
+  const counts = useMemo(() => {
+    const values = rows.map((row) =>
+      stacked
+        ? series.reduce((sum, s) => sum + (row[s.key] ?? 0), 0)
+        : Math.max(0, ...series.map((s) => row[s.key] ?? 0)),
+    );
+    return valueTicks(Math.max(0, ...values));
+  }, [rows, series, stacked]);
   const prefix = useId().replace(/[^\w-]/g, '');
   const paints = series.map(paintOf);
   const fill = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : paintFill(prefix, paints[i] as Paint));
   const stroke = (i: number): string => (paints[i] === 'other' ? OTHER_COLOR : hueColor((paints[i] as Paint).hue));
   return (
     <div ref={box}>
-      <ResponsiveContainer width="100%" height={height}>
-        <AreaChart
-          accessibilityLayer={false}
-          data={rows as ({ start: number } & Record<string, number>)[]}
-          margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
-        >
-          <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
-          {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
-          <CartesianGrid
-            strokeDasharray="3 3"
-            className="chart-grid"
-            verticalValues={time.ticks}
-            horizontalValues={counts}
-          />
-          <XAxis
-            dataKey="start"
-            type="number"
-            scale="time"
-            domain={[from, to]}
-            ticks={time.ticks}
-            interval={0}
-            tickFormatter={time.format}
-          />
-          <YAxis tickFormatter={formatY} domain={[0, counts.at(-1)!]} ticks={counts} interval={0} width={56} />
-          <Tooltip
-            labelFormatter={(label) => formatX(Number(label))}
-            formatter={(value) => formatValue(Number(value))}
-            contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
-          />
-          {/* Drawn from the series, not recharts' payload: its icons show a stroke, never a pattern. */}
-          <Legend
-            content={() => (
-              <ul className="recharts-default-legend chart-legend">
-                {series.map((s, i) => (
-                  <li key={s.key} className="recharts-legend-item">
-                    <svg width={14} height={14} aria-hidden="true">
-                      <path d="M0,2h14v10h-14z" fill={fill(i)} stroke={stroke(i)} />
-                    </svg>
-                    <span className="recharts-legend-item-text">{s.label}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          />
-          {series.map((s, index) => (
-            <Area
-              key={s.key}
-              type="monotone"
-              dataKey={s.key}
-              name={s.label}
-              stackId={stacked ? 'stack' : undefined}
-              stroke={stroke(index)}
-              fill={fill(index)}
-              fillOpacity={stacked ? 0.55 : 0.2}
-              isAnimationActive={false}
+      {/* The plot alone: recharts' Legend would measure itself and lay the whole chart out again. */}
+      <div style={{ height: height - LEGEND_PX }}>
+        {width > 0 && (
+          <AreaChart
+            width={width}
+            height={height - LEGEND_PX}
+            accessibilityLayer={false}
+            data={rows as ({ start: number } & Record<string, number>)[]}
+            margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+          >
+            <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
+            {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
+            <CartesianGrid
+              strokeDasharray="3 3"
+              className="chart-grid"
+              verticalValues={time.ticks}
+              horizontalValues={counts}
             />
-          ))}
-        </AreaChart>
-      </ResponsiveContainer>
+            <XAxis
+              dataKey="start"
+              type="number"
+              scale="time"
+              domain={[from, to]}
+              ticks={time.ticks}
+              interval={0}
+              tickFormatter={time.format}
+              tick={AxisTick}
+            />
+            <YAxis
+              tickFormatter={formatY}
+              domain={[0, counts.at(-1)!]}
+              ticks={counts}
+              interval={0}
+              width={56}
+              tick={AxisTick}
+            />
+            <Tooltip
+              labelFormatter={(label) => formatX(Number(label))}
+              formatter={(value) => formatValue(Number(value))}
+              contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)' }}
+            />
+            {series.map((s, index) => (
+              <Area
+                key={s.key}
+                type="monotone"
+                dataKey={s.key}
+                name={s.label}
+                stackId={stacked ? 'stack' : undefined}
+                stroke={stroke(index)}
+                fill={fill(index)}
+                fillOpacity={stacked ? 0.55 : 0.2}
+                isAnimationActive={false}
+              />
+            ))}
+          </AreaChart>
+        )}
+      </div>
+      {/* Drawn from the series: recharts' legend icons show a stroke, never a pattern. */}
+      <ul className="recharts-default-legend chart-legend">
+        {series.map((s, i) => (
+          <li key={s.key} className="recharts-legend-item">
+            <svg width={14} height={14} aria-hidden="true">
+              <path d="M0,2h14v10h-14z" fill={fill(i)} stroke={stroke(i)} />
+            </svg>
+            <span className="recharts-legend-item-text">{s.label}</span>
+          </li>
+        ))}
+      </ul>
     </div>
   );
-}
+});

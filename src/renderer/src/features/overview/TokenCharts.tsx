@@ -1,3 +1,4 @@
+import { useCallback, useMemo } from 'react';
 import { BarChart } from '../../components/charts/BarChart';
 import { ChartFigure } from '../../components/charts/ChartFigure';
 import { StackedAreaChart } from '../../components/charts/StackedAreaChart';
@@ -16,6 +17,10 @@ function withoutCurrent<T extends { start: number }>(rows: readonly T[], current
 }
 
 const NO_SCANS = 'No scans in this range.';
+const ACTIVITY_SERIES = [
+  { key: 'scans', label: 'Scans' },
+  { key: 'violations', label: 'Violations' },
+];
 
 /** The charts drawn from tokens grouped by tool: tokens over time, activity, top tools. */
 export function TokenCharts({
@@ -31,24 +36,35 @@ export function TokenCharts({
 }) {
   const stats = useTokenStats(range, 'tool', origin);
   const clock = useClock();
-  const buckets = stats.data?.buckets ?? [];
-  const formatX = (start: number) => formatBucketStart(start, range.bucket, clock.zone);
+  const buckets = useMemo(() => stats.data?.buckets ?? [], [stats.data]);
+  // What the area charts are given stays the same object while its inputs do (they are memoized).
+  const formatX = useCallback(
+    (start: number) => formatBucketStart(start, range.bucket, clock.zone),
+    [range.bucket, clock.zone],
+  );
   const zoneName = periodZone(range.bucket, clock.zone);
   const axisZone = bucketZone(range.bucket, clock.zone);
   const period = `Period (${zoneName})`;
   const sum = totals(buckets);
   const empty = sum.scans === 0 ? NO_SCANS : undefined;
   const byTool = groupTotals(buckets);
-  const stacked = stackedTokens(buckets, range);
+  const stacked = useMemo(() => stackedTokens(buckets, range), [buckets, range]);
   const { paints, isPending: paintsPending } = useToolPaints(byTool.map((d) => d.name));
   // "other" (the small tools summed) is no tool: neutral grey.
-  const series = stacked.series.map((s) => ({
-    ...s,
-    paint: s.key === 'other' ? ('other' as const) : paints.get(s.label),
-  }));
+  const series = useMemo(
+    () =>
+      stacked.series.map((s) => ({
+        ...s,
+        paint: s.key === 'other' ? ('other' as const) : paints.get(s.label),
+      })),
+    [stacked.series, paints],
+  );
   const current = currentBucket(range, now);
-  const tokenRows = withoutCurrent(stacked.rows, current);
-  const activityRows = withoutCurrent(scansAndViolations(buckets, range), current);
+  const tokenRows = useMemo(() => withoutCurrent(stacked.rows, current), [stacked.rows, current]);
+  const activityRows = useMemo(
+    () => withoutCurrent(scansAndViolations(buckets, range), current),
+    [buckets, range, current],
+  );
   const activity = activityRows.drawn;
   const unit = range.bucket === 'hour' ? 'hour' : 'day';
   const underWay = (what: string) =>
@@ -106,10 +122,7 @@ export function TokenCharts({
       >
         <StackedAreaChart
           rows={activity}
-          series={[
-            { key: 'scans', label: 'Scans' },
-            { key: 'violations', label: 'Violations' },
-          ]}
+          series={ACTIVITY_SERIES}
           stacked={false}
           formatX={formatX}
           timeZone={axisZone}

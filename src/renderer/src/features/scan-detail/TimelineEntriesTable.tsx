@@ -1,8 +1,8 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { ZonedTime, ZonedTitle } from '../../components/ZonedTime';
 import { formatCount } from '../../lib/format';
+import { useFixedRows } from '../../lib/use-fixed-rows';
 import { entriesAction } from './detail-search';
 import { entryAtRow, listTotal, pageOfRow, pagesForRows, rowOfEntry, type TimeWindow } from './timeline-shaping';
 import { useTimelinePages } from './use-scan-detail';
@@ -38,48 +38,36 @@ export function TimelineEntriesTable({
 }) {
   const action = entriesAction(actionFilter);
   const scrollRef = useRef<HTMLDivElement>(null);
-  // The visible rows decide the pages, and the pages decide the row count: so the pages follow the
-  // rows one render late, starting with the first page; the highlighted entry's page (its row is
-  // its index when unfiltered) is asked for at once so that jumping needs no scroll first.
-  const [visiblePages, setVisiblePages] = useState<number[]>([0]);
   const filtered = action !== undefined || window !== undefined;
+  // The rows in view decide the pages, and the pages decide the row count (a filtered list's total
+  // comes with its first page): before the list has rows, the first page is asked for. The
+  // highlighted entry's page (its row is its index when unfiltered) is asked for at once so that
+  // jumping needs no scroll first.
+  const [rowCount, setRowCount] = useState(filtered ? 0 : requestCount);
+  // Rows of one height, placed by arithmetic: a general virtualizer would measure each of a million.
+  const rows = useFixedRows(scrollRef, { count: rowCount, rowHeight: ROW_HEIGHT, overscan: 15 });
+  const { first: firstRow, last: lastRow, paddingTop, paddingBottom, scrollToIndex } = rows;
+  const visiblePages = useMemo(() => {
+    const inView = pagesForRows(firstRow, lastRow);
+    return inView.length > 0 ? inView : [0];
+  }, [firstRow, lastRow]);
   const highlightedPage = !filtered && highlighted !== undefined ? pageOfRow(highlighted) : undefined;
   const wanted = withPage(visiblePages, highlightedPage);
   const { pages, error } = useTimelinePages(scanId, action, window, wanted);
   const total = listTotal(pages, filtered ? 0 : requestCount);
+  if (total !== rowCount) setRowCount(total);
   const chunks = useMemo(
     () => entryChunks([...pages.values()].flatMap((page) => page.entries.map((entry) => entry.index))),
     [pages],
   );
   const violationsByEntry = useEntryViolations(scanId, chunks, hasViolations);
-  // The app does not use the React Compiler; the warning is about its memoization only.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 15,
-  });
-  const items = virtualizer.getVirtualItems();
-  const firstRow = items[0]?.index ?? 0;
-  const lastRow = items[items.length - 1]?.index ?? -1;
-
-  useEffect(() => {
-    const next = pagesForRows(firstRow, lastRow);
-    // Before the list has rows (first load, a new filter) the first page tells how many there are.
-    const pagesNow = next.length > 0 ? next : [0];
-    setVisiblePages((previous) => (sameList(previous, pagesNow) ? previous : pagesNow));
-  }, [firstRow, lastRow]);
 
   const position = rowOfEntry(pages, highlighted, filtered);
   useEffect(() => {
     if (position < 0) return;
     scrollRef.current?.scrollIntoView({ block: 'nearest' });
-    virtualizer.scrollToIndex(position, { align: 'center' });
-  }, [position, virtualizer]);
-
-  const paddingTop = items[0]?.start ?? 0;
-  const paddingBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+    scrollToIndex(position);
+  }, [position, scrollToIndex]);
 
   return (
     <div className="timeline-entries">
@@ -120,11 +108,11 @@ export function TimelineEntriesTable({
                 <td colSpan={COLUMNS} style={{ height: paddingTop, padding: 0 }} />
               </tr>
             )}
-            {items.map((item) => {
-              const entry = entryAtRow(pages, item.index);
+            {rowIndexes(firstRow, lastRow).map((row) => {
+              const entry = entryAtRow(pages, row);
               if (!entry) {
                 return (
-                  <tr key={`row-${item.index}`} className="loading" aria-busy="true" style={{ height: ROW_HEIGHT }}>
+                  <tr key={`row-${row}`} className="loading" aria-busy="true" style={{ height: ROW_HEIGHT }}>
                     <td colSpan={COLUMNS} className="muted">
                       Loading…
                     </td>
@@ -178,9 +166,10 @@ export function TimelineEntriesTable({
   );
 }
 
-const sameList = (a: readonly number[], b: readonly number[]): boolean =>
-  a.length === b.length && a.every((value, i) => value === b[i]);
-
 function withPage(pages: number[], page: number | undefined): number[] {
   return page === undefined || pages.includes(page) ? pages : [...pages, page];
+}
+
+function rowIndexes(first: number, last: number): number[] {
+  return Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => first + i);
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ScanTimelineChart } from '../../components/charts/ScanTimelineChart';
 import { QueryState } from '../../components/QueryState';
 import { formatCount } from '../../lib/format';
@@ -77,7 +77,13 @@ export function TimelineSection({
     }, BRUSH_COMMIT_MS);
     return () => clearTimeout(timer);
   }, [pending, overview, onSearch]);
-  const brush = pending ?? indicesForWindow(overview, window);
+  const brush = useMemo(
+    () => pending ?? indicesForWindow(overview, window),
+    // The window is rebuilt each render from two numbers: depend on them.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [pending, overview, search.from, search.to],
+  );
+  const onBrush = useCallback((startIndex: number, endIndex: number) => setPending({ startIndex, endIndex }), []);
 
   const chartQuery = large ? buckets : raw;
   // The entries table fetches the same page to show the entry, so this is usually a cache hit.
@@ -109,7 +115,7 @@ export function TimelineSection({
               overview={overview}
               source={source}
               brush={brush}
-              onBrush={(startIndex, endIndex) => setPending({ startIndex, endIndex })}
+              onBrush={onBrush}
               highlight={highlightEntry ? Date.parse(highlightEntry.timestamp) : undefined}
             />
             <figcaption>

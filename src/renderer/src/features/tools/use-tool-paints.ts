@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { chartToolPaints } from '../../components/charts/tool-paints';
 import type { Paint } from '../../components/charts/palette';
 import { useTools } from './tools-api';
@@ -9,8 +10,11 @@ import { useTools } from './tools-api';
  */
 export function useToolPaints(chartTools: readonly string[]): { paints: Map<string, Paint>; isPending: boolean } {
   const tools = useTools();
-  return {
-    paints: chartToolPaints(tools.data?.tools.map((tool) => tool.name) ?? [], chartTools),
-    isPending: tools.isPending,
-  };
+  // The same Map while nothing changed, so that a memoized chart is not drawn again.
+  const key = chartTools.join('\n');
+  const paints = useMemo(
+    () => chartToolPaints(tools.data?.tools.map((tool) => tool.name) ?? [], key === '' ? [] : key.split('\n')),
+    [tools.data, key],
+  );
+  return { paints, isPending: tools.isPending };
 }
