@@ -5,11 +5,12 @@ import autocannon from 'autocannon';
 import type { ImportResult } from '../src/shared/api/evidence';
 import { databaseFile } from '../src/main/workspace/data-dir';
 import { createTimelineDataDir, type PackageFile } from './lib/evidence-fixture';
-import { cpuOf } from './lib/cpu-time';
+import { cpuOf, CpuSampler } from './lib/cpu-time';
 import { formatCount, formatNumber } from './lib/format';
 import { downloadToFile, postFile } from './lib/http';
 import { keptAliveGets } from './lib/latency';
 import { MB, procStatusBytes } from './lib/memory';
+import { PgWalSize } from './lib/pg-wal-size';
 import { result } from './lib/result';
 import { startServe, type ServeChild } from './lib/serve-child';
 import { SoakWindows, type WindowSummary } from './lib/soak-windows';
@@ -111,6 +112,12 @@ async function readUntil(
   }
 }
 
+/** The CPU of the PostgreSQL backends serving the database of `url` (their titles name it). */
+function postgresBackends(url: string): CpuSampler {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  return new CpuSampler((line) => line.startsWith('postgres: ') && line.includes(` ${name} `));
+}
+
 const walSize = (file: string | null): number | null => {
   if (file === null) return null;
   try {
@@ -151,7 +158,16 @@ async function soak(
         windows.submit(status >= 200 && status < 300, latency),
       );
     });
-    const sample = (): void => windows.sample(walSize(wal), procStatusBytes(server.pid, 'VmRSS'), cpuOf(server.pid));
+    const backends = database === undefined ? undefined : postgresBackends(database);
+    const pgWal =
+      database === undefined || !context.adminUrl ? undefined : await PgWalSize.start(context.adminUrl, SAMPLE_MS);
+    const sample = (): void =>
+      windows.sample(
+        pgWal ? pgWal.latest : walSize(wal),
+        procStatusBytes(server.pid, 'VmRSS'),
+        cpuOf(server.pid),
+        backends?.read() ?? null,
+      );
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
     const jobs = (async () => {
@@ -175,6 +191,8 @@ async function soak(
       ]);
     } finally {
       clearInterval(sampler);
+      backends?.stop();
+      await pgWal?.stop();
     }
     const summaries = windows.summaries();
     const failures = summaries.reduce((sum, window) => sum + window.submitFailures, 0);
@@ -189,7 +207,10 @@ async function soak(
 const ms = (value: number | null): string => (value === null ? '—' : `${formatNumber(value)} ms`);
 const s = (value: number | null): string => (value === null ? '—' : `${(value / 1000).toFixed(2)} s`);
 
-function windowRows(window: WindowSummary, unit: string): Result[] {
+/** The log whose size is sampled: SQLite's `-wal` file, or the PostgreSQL cluster's `pg_wal`. */
+const walLabel = (postgres: boolean): string => (postgres ? 'pg_wal' : 'WAL');
+
+function windowRows(window: WindowSummary, unit: string, postgres: boolean): Result[] {
   const label = `${unit} ${window.index}`;
   const rows = [
     result({
@@ -211,8 +232,26 @@ function windowRows(window: WindowSummary, unit: string): Result[] {
           : `server CPU ${window.cpuSeconds.toFixed(1)} s in the ${unit}: the readers', the import's and the export's work included`,
     }),
   ];
+  if (window.databaseCpuSeconds !== null) {
+    rows.push(
+      result({
+        benchmark: NAME,
+        label: `${label}: PostgreSQL CPU per submit`,
+        metric: 'ms',
+        value: (window.databaseCpuSeconds * 1000) / Math.max(1, window.submits),
+        note: `the backends' CPU ${window.databaseCpuSeconds.toFixed(1)} s in the ${unit}, every client's work included`,
+      }),
+    );
+  }
   if (window.walPeak !== null) {
-    rows.push(result({ benchmark: NAME, label: `${label}: WAL peak`, metric: 'MB', value: window.walPeak / MB }));
+    rows.push(
+      result({
+        benchmark: NAME,
+        label: `${label}: ${walLabel(postgres)} peak`,
+        metric: 'MB',
+        value: window.walPeak / MB,
+      }),
+    );
   }
   rows.push(
     result({
@@ -226,7 +265,7 @@ function windowRows(window: WindowSummary, unit: string): Result[] {
   return rows;
 }
 
-function summaryRows(windows: readonly WindowSummary[], timeouts: number, unit: string): Result[] {
+function summaryRows(windows: readonly WindowSummary[], timeouts: number, unit: string, postgres: boolean): Result[] {
   const first = windows[0]!;
   const last = windows.at(-1)!;
   const rows = [
@@ -244,11 +283,12 @@ function summaryRows(windows: readonly WindowSummary[], timeouts: number, unit: 
     rows.push(
       result({
         benchmark: NAME,
-        label: 'WAL peak over the run',
+        label: `${walLabel(postgres)} peak over the run`,
         metric: 'MB',
         value: Math.max(...walPeaks) / MB,
-        target: { kind: 'max', limit: WAL_TARGET_MB, unit: 'MB' },
-        note: `sampled every ${SAMPLE_MS} ms; last ${unit}'s peak ${formatNumber(walPeaks.at(-1)! / MB)} MB`,
+        // PostgreSQL bounds its log itself (max_wal_size, min_wal_size): the cluster's settings, not the server's.
+        target: postgres ? undefined : { kind: 'max', limit: WAL_TARGET_MB, unit: 'MB' },
+        note: `sampled every ${SAMPLE_MS} ms; last ${unit}'s peak ${formatNumber(walPeaks.at(-1)! / MB)} MB${postgres ? "; the cluster's log, bounded by max_wal_size" : ''}`,
       }),
     );
   }
@@ -285,6 +325,10 @@ export default defineBenchmark({
     const packages = await soakPackages(context, count, entries);
     const { windows, timeouts } = await soak(context, packages);
     const unit = context.quick ? `${WINDOW_S.quick}-s window` : 'minute';
-    return [...windows.flatMap((window) => windowRows(window, unit)), ...summaryRows(windows, timeouts, unit)];
+    const postgres = context.database === 'postgres';
+    return [
+      ...windows.flatMap((window) => windowRows(window, unit, postgres)),
+      ...summaryRows(windows, timeouts, unit, postgres),
+    ];
   },
 });

@@ -68,6 +68,11 @@ export class CpuSampler {
   /** Seconds of CPU the group used since the sampler started; null where /proc cannot be read. */
   stop(): number | null {
     clearInterval(this.timer);
+    return this.read();
+  }
+
+  /** As stop(), without stopping: the group's CPU so far. */
+  read(): number | null {
     this.sample(false);
     if (this.last.size === 0) return null;
     let seconds = 0;

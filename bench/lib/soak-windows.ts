@@ -24,6 +24,8 @@ export interface WindowSummary {
   rssPeak: number | null;
   /** The server's CPU time in the window, seconds (null where /proc cannot be read). */
   cpuSeconds: number | null;
+  /** The CPU time of the database's own processes in the window (PostgreSQL's backends), seconds. */
+  databaseCpuSeconds: number | null;
   /** How long the window's import and export took, ms (null when none ran in it). */
   importMs: number | null;
   exportMs: number | null;
@@ -37,6 +39,7 @@ class Window {
   wal: number[] = [];
   rss: number[] = [];
   cpuSeconds: number | null = null;
+  databaseCpuSeconds: number | null = null;
   importMs: number | null = null;
   exportMs: number | null = null;
 }
@@ -59,8 +62,9 @@ const max = (values: number[]): number | null => (values.length === 0 ? null : M
 export class SoakWindows {
   private readonly windows: Window[];
   private startedAt = 0;
-  /** The server's CPU time at the last sample, seconds. */
+  /** The server's and the database's CPU time at the last sample, seconds. */
   private lastCpu: number | null = null;
+  private lastDatabaseCpu: number | null = null;
 
   constructor(
     readonly count: number,
@@ -99,17 +103,28 @@ export class SoakWindows {
   }
 
   /**
-   * One sample of the WAL's size, the server's RSS and its CPU time so far (seconds): the CPU used
-   * since the previous sample counts in the window of this one.
+   * One sample of the WAL's size, the server's RSS, and the CPU time so far (seconds) of the server
+   * and of the database's processes (null for SQLite, which runs in the server): the CPU used since
+   * the previous sample counts in the window of this one.
    */
-  sample(walBytes: number | null, rssBytes: number | null, cpuSeconds: number | null): void {
+  sample(
+    walBytes: number | null,
+    rssBytes: number | null,
+    cpuSeconds: number | null,
+    databaseCpuSeconds: number | null = null,
+  ): void {
     const window = this.windowAt();
     const previous = this.lastCpu;
+    const previousDatabase = this.lastDatabaseCpu;
     this.lastCpu = cpuSeconds;
+    this.lastDatabaseCpu = databaseCpuSeconds;
     if (!window) return;
     if (walBytes !== null) window.wal.push(walBytes);
     if (rssBytes !== null) window.rss.push(rssBytes);
     if (cpuSeconds !== null && previous !== null) window.cpuSeconds = (window.cpuSeconds ?? 0) + cpuSeconds - previous;
+    if (databaseCpuSeconds !== null && previousDatabase !== null) {
+      window.databaseCpuSeconds = (window.databaseCpuSeconds ?? 0) + databaseCpuSeconds - previousDatabase;
+    }
   }
 
   job(kind: 'importMs' | 'exportMs', index: number, ms: number): void {
@@ -133,6 +148,7 @@ export class SoakWindows {
       rssMedian: median(window.rss),
       rssPeak: max(window.rss),
       cpuSeconds: window.cpuSeconds,
+      databaseCpuSeconds: window.databaseCpuSeconds,
       importMs: window.importMs,
       exportMs: window.exportMs,
     }));

@@ -10,7 +10,7 @@ import {
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime, parseDateTime, parseUntil } from '../../shared/time';
-import { type Db, nextChangeSeq, storeOf } from '../db/index';
+import { type Db, storeOf } from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
@@ -25,6 +25,7 @@ import { insertTimeline } from '../evidence/timeline/timeline-writes.repository'
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 import { findSubmitKey, insertSubmitKey } from './submit-keys.repository';
+import { insertSubmittedScan } from './submitted-scan.repository';
 import { submittedAt } from './submit-time';
 import { toolsWithPrefix } from './tools.service';
 import { violationRows } from './violations.repository';
@@ -187,7 +188,7 @@ export async function submitScan(
         ? []
         : evaluatePolicy(await findPolicy(trx, organizationId), { tool: body.tool, tokens: body.tokens, timeline });
     const violations = findings.map((finding, seq) => ({ id: newId('violation'), scan_id: scanId, seq, ...finding }));
-    const row = {
+    const scanRow = {
       id: scanId,
       created_at: createdAt,
       tool: body.tool,
@@ -205,11 +206,12 @@ export async function submitScan(
       package_origin: null,
       origin_remote_id: null,
       origin_id: null,
-      // Last before the first write: on PostgreSQL other writers of scans wait from here to the commit.
-      change_seq: await nextChangeSeq(trx),
     };
-    await repo.insertScan(trx, row);
-    // Before the timeline: a key that a concurrent request holds fails here, before the costly part.
+    // With a key, the key before the timeline: a key that a concurrent request holds fails there,
+    // before the costly part. On PostgreSQL other writers of scans wait from the scan's change seq
+    // to the commit.
+    const changeSeq = await insertSubmittedScan(trx, scanRow, idempotency ? null : timeline);
+    const row = { ...scanRow, change_seq: changeSeq };
     if (idempotency) {
       await insertSubmitKey(trx, {
         user_id: userId,
@@ -218,8 +220,8 @@ export async function submitScan(
         body_sha256: idempotency.digest,
         created_at: Date.now(),
       });
+      await insertTimeline(trx, scanId, timeline);
     }
-    await insertTimeline(trx, scanId, timeline);
     if (timeline.length > GRID_MIN_ENTRIES) {
       const grid = new GridRecorder();
       for (const entry of timeline) grid.push(entry.timestamp, entry.tokens);

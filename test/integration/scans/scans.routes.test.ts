@@ -208,6 +208,28 @@ describe('scans routes: submit and read', () => {
     expect(evidence.timeline?.[3]).toEqual({ timestamp: '2026-11-01T10:00:01.000Z', action: 'd', tokens: 4 });
   });
 
+  it('stores each of many submits arriving together (one group commit) with its own timeline', async () => {
+    const big = 2 ** 40;
+    const timelineOf = (i: number) =>
+      Array.from({ length: i + 1 }, (_, j) => ({
+        timestamp: new Date(Date.UTC(2026, 10, 2, 9, i, j)).toISOString(),
+        action: `a${i}-${j}`,
+        tokens: j === 0 ? big + i : j,
+      }));
+    const tokensOf = (i: number) => timelineOf(i).reduce((sum, entry) => sum + entry.tokens, 0);
+    const scans = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        submitScan(ctx, { tool: 'batched', action: 'x', tokens: tokensOf(i), timeline: timelineOf(i) }),
+      ),
+    );
+    for (const [i, scan] of scans.entries()) {
+      expect(scan.tokens).toBe(tokensOf(i));
+      expect((await evidenceOf(scan.id)).timeline).toEqual(timelineOf(i));
+    }
+    const rows = await ctx.db.selectFrom('scans').select(['change_seq']).where('tool', '=', 'batched').execute();
+    expect(rows.map((row) => Number(row.change_seq)).every((seq) => seq > 0)).toBe(true);
+  });
+
   it('stores token_breakdown as given and returns it with the evidence', async () => {
     const breakdown = { input: 10, output: 20, cached: 0, 'cache-write': 7 };
     const scan = await submitScan(ctx, { tool: 't', action: 'a', tokens: 37, token_breakdown: breakdown });
