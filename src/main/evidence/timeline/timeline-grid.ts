@@ -61,29 +61,87 @@ const add = (into: Aggregate, from: Aggregate): void => {
   if (from.max > into.max) into.max = from.max;
 };
 
-/** A level-0 cell while the builder reads entries. */
-interface BaseCell extends Aggregate {
-  cell: number;
-}
-
 /**
- * Level 0 at twice the width, reusing its cells: a million-entry timeline coarsens its level 0 a
- * dozen times while it streams past, and new cells for each cost a fifth of an import. The width
- * doubles at most once per bit of the timeline's span, so the work stays bounded by n plus about
- * 50 passes over MAX_BASE_CELLS cells whatever the spread.
+ * Level 0 while the builder reads entries, a column per field: a million-entry timeline makes
+ * hundreds of thousands of cells on the way (every entry one while cells are narrower than the
+ * gaps between entries), each an object the collector had to move, where these arrays are
+ * filled again. They grow by doubling up to the builder's limit, so a short timeline's are small.
  */
-function coarsenInPlace(cells: BaseCell[]): void {
-  let kept = 0;
-  for (const cell of cells) {
-    const parent = Math.floor(cell.cell / 2);
-    const last = kept > 0 ? cells[kept - 1]! : undefined;
-    if (last && last.cell === parent) add(last, cell);
-    else {
-      cell.cell = parent;
-      cells[kept++] = cell;
-    }
+class BaseCells {
+  length = 0;
+  cell: Float64Array = new Float64Array(16);
+  count: Float64Array = new Float64Array(16);
+  tokens: Float64Array = new Float64Array(16);
+  min: Float64Array = new Float64Array(16);
+  max: Float64Array = new Float64Array(16);
+
+  /** Adds an entry to the last cell when it is `index`; false when it is not (or there is none). */
+  addToLast(index: number, tokens: number): boolean {
+    const last = this.length - 1;
+    if (last < 0 || this.cell[last] !== index) return false;
+    this.count[last] = this.count[last]! + 1;
+    this.tokens[last] = this.tokens[last]! + tokens;
+    if (tokens < this.min[last]!) this.min[last] = tokens;
+    if (tokens > this.max[last]!) this.max[last] = tokens;
+    return true;
   }
-  cells.length = kept;
+
+  lastCell(): number | undefined {
+    return this.length === 0 ? undefined : this.cell[this.length - 1];
+  }
+
+  /** A new last cell `index` holding one entry. */
+  append(index: number, tokens: number): void {
+    if (this.length === this.cell.length) this.grow();
+    const at = this.length++;
+    this.cell[at] = index;
+    this.count[at] = 1;
+    this.tokens[at] = tokens;
+    this.min[at] = tokens;
+    this.max[at] = tokens;
+  }
+
+  /**
+   * Level 0 at twice the width, in place: a million-entry timeline coarsens its level 0 a dozen
+   * times while it streams past. The width doubles at most once per bit of the timeline's span,
+   * so the work stays bounded by n plus about 50 passes over MAX_BASE_CELLS cells whatever the
+   * spread.
+   */
+  coarsen(): void {
+    const { cell, count, tokens, min, max } = this;
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      const parent = Math.floor(cell[i]! / 2);
+      const last = kept - 1;
+      if (kept > 0 && cell[last] === parent) {
+        count[last] = count[last]! + count[i]!;
+        tokens[last] = tokens[last]! + tokens[i]!;
+        if (min[i]! < min[last]!) min[last] = min[i]!;
+        if (max[i]! > max[last]!) max[last] = max[i]!;
+      } else {
+        cell[kept] = parent;
+        count[kept] = count[i]!;
+        tokens[kept] = tokens[i]!;
+        min[kept] = min[i]!;
+        max[kept] = max[i]!;
+        kept += 1;
+      }
+    }
+    this.length = kept;
+  }
+
+  private grow(): void {
+    const larger = (column: Float64Array): Float64Array => {
+      const next = new Float64Array(column.length * 2);
+      next.set(column);
+      return next;
+    };
+    this.cell = larger(this.cell);
+    this.count = larger(this.count);
+    this.tokens = larger(this.tokens);
+    this.min = larger(this.min);
+    this.max = larger(this.max);
+  }
 }
 
 /**
@@ -93,25 +151,20 @@ function coarsenInPlace(cells: BaseCell[]): void {
 export class GridBuilder {
   private origin: number | undefined;
   private width = 1;
-  private cells: BaseCell[] = [];
+  private readonly cells = new BaseCells();
 
   constructor(private readonly maxCells = MAX_BASE_CELLS) {}
 
   push(timestamp: number, tokens: number): void {
     this.origin ??= timestamp;
     const index = Math.floor((timestamp - this.origin) / this.width);
-    const last = this.cells[this.cells.length - 1];
-    if (last && last.cell === index) {
-      last.count += 1;
-      last.tokens += tokens;
-      if (tokens < last.min) last.min = tokens;
-      if (tokens > last.max) last.max = tokens;
-      return;
-    }
-    if (last && index < last.cell) throw new Error('timeline entries must come in timestamp order');
-    this.cells.push({ cell: index, count: 1, tokens, min: tokens, max: tokens });
-    if (this.cells.length > this.maxCells) {
-      coarsenInPlace(this.cells);
+    const cells = this.cells;
+    if (cells.addToLast(index, tokens)) return;
+    const last = cells.lastCell();
+    if (last !== undefined && index < last) throw new Error('timeline entries must come in timestamp order');
+    cells.append(index, tokens);
+    if (cells.length > this.maxCells) {
+      cells.coarsen();
       this.width *= 2;
     }
   }
@@ -123,11 +176,10 @@ export class GridBuilder {
   }
 }
 
-/** A kept cell while its right side is still being read. */
-interface OpenCell {
+/** A kept cell while its right side is still being read, with the total of what it holds so far. */
+interface OpenCell extends Aggregate {
   low: number;
   first: number;
-  total: Aggregate;
 }
 
 /**
@@ -136,12 +188,13 @@ interface OpenCell {
  * outside them, which fixes the level of the cell above them and so the highest level they stand
  * for. Two neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b).
  */
-function keptCells(base: readonly BaseCell[]): Cell[][] {
-  const levels = meetLevel(0, base[base.length - 1]!.cell) + 1;
+function keptCells(base: BaseCells): Cell[][] {
+  const levels = meetLevel(0, base.cell[base.length - 1]!) + 1;
   const kept: Cell[][] = Array.from({ length: levels }, () => []);
   const keep = (open: OpenCell, aboveLow: number): void => {
     const level = aboveLow - 1;
-    kept[level]!.push({ ...open.total, cell: cellAbove(open.first, level), low: open.low, first: open.first });
+    const { count, tokens, min, max, low, first } = open;
+    kept[level]!.push({ count, tokens, min, max, cell: cellAbove(first, level), low, first });
   };
   /** Closes the open cells below `low` (each into the one under it) and returns the outermost. */
   const closeBelow = (stack: OpenCell[], low: number): OpenCell | undefined => {
@@ -149,7 +202,7 @@ function keptCells(base: readonly BaseCell[]): Cell[][] {
     while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
       const open = stack.pop()!;
       if (done) {
-        add(open.total, done.total);
+        add(open, done);
         keep(done, open.low);
       }
       done = open;
@@ -158,19 +211,25 @@ function keptCells(base: readonly BaseCell[]): Cell[][] {
   };
   const stack: OpenCell[] = [];
   let previous = 0;
-  for (const leaf of base) {
+  for (let i = 0; i < base.length; i++) {
+    const cell = base.cell[i]!;
     if (stack.length > 0) {
-      const low = meetLevel(previous, leaf.cell);
+      const low = meetLevel(previous, cell);
       const left = closeBelow(stack, low)!;
       keep(left, low);
-      stack.push({ low, first: left.first, total: { ...left.total } });
+      // The cell above takes the closed one's place: its totals so far are the closed one's.
+      left.low = low;
+      stack.push(left);
     }
     stack.push({
       low: 0,
-      first: leaf.cell,
-      total: { count: leaf.count, tokens: leaf.tokens, min: leaf.min, max: leaf.max },
+      first: cell,
+      count: base.count[i]!,
+      tokens: base.tokens[i]!,
+      min: base.min[i]!,
+      max: base.max[i]!,
     });
-    previous = leaf.cell;
+    previous = cell;
   }
   keep(closeBelow(stack, Infinity)!, levels);
   return kept;
