@@ -23,9 +23,18 @@ export async function insertGrid(db: Db, trx: Executor, scanId: string, grid: Gr
     .values({ scan_id: scanId, origin: grid.origin, width: grid.width, levels: grid.levels.length })
     .execute();
   const rows = new BulkInserter(db, trx, 'timeline_cells', CELL_SAMPLE, CELL_ROWS);
+  const row: Parameters<typeof rows.pushRow>[0] = [scanId, 0, 0, 0, 0, 0, 0, 0, 0];
   for (const [level, cells] of grid.levels.entries()) {
+    row[1] = level;
     for (const c of cells) {
-      const written = rows.push(scanId, level, c.cell, c.low, c.first, c.count, c.tokens, c.min, c.max);
+      row[2] = c.cell;
+      row[3] = c.low;
+      row[4] = c.first;
+      row[5] = c.count;
+      row[6] = c.tokens;
+      row[7] = c.min;
+      row[8] = c.max;
+      const written = rows.pushRow(row);
       if (written) await written;
     }
   }
