@@ -61,19 +61,22 @@ const add = (into: Aggregate, from: Aggregate): void => {
   if (from.max > into.max) into.max = from.max;
 };
 
+const NO_CELLS = new Float64Array(0);
+
 /**
  * Level 0 while the builder reads entries, a column per field: a million-entry timeline makes
  * hundreds of thousands of cells on the way (every entry one while cells are narrower than the
  * gaps between entries), each an object the collector had to move, where these arrays are
- * filled again. They grow by doubling up to the builder's limit, so a short timeline's are small.
+ * filled again. They grow by doubling up to the builder's limit, so a short timeline's are small
+ * (and a builder never pushed to, one per scan of an import, has none).
  */
 class BaseCells {
   length = 0;
-  cell: Float64Array = new Float64Array(16);
-  count: Float64Array = new Float64Array(16);
-  tokens: Float64Array = new Float64Array(16);
-  min: Float64Array = new Float64Array(16);
-  max: Float64Array = new Float64Array(16);
+  cell: Float64Array = NO_CELLS;
+  count: Float64Array = NO_CELLS;
+  tokens: Float64Array = NO_CELLS;
+  min: Float64Array = NO_CELLS;
+  max: Float64Array = NO_CELLS;
 
   /** Adds an entry to the last cell when it is `index`; false when it is not (or there is none). */
   addToLast(index: number, tokens: number): boolean {
@@ -132,7 +135,7 @@ class BaseCells {
 
   private grow(): void {
     const larger = (column: Float64Array): Float64Array => {
-      const next = new Float64Array(column.length * 2);
+      const next = new Float64Array(Math.max(16, column.length * 2));
       next.set(column);
       return next;
     };
