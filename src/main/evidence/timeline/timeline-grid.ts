@@ -22,6 +22,14 @@ export interface Cell extends Aggregate {
   first: number;
 }
 
+/** A pyramid whose cells come one at a time, in one object used again: copy what is kept. */
+export interface CellStream {
+  origin: number;
+  width: number;
+  levels: number;
+  cells(): Iterable<LevelCell>;
+}
+
 export interface Grid {
   origin: number;
   /** Level 0's cell width in ms, a power of two. */
@@ -174,8 +182,22 @@ export class GridBuilder {
 
   /** The pyramid, or undefined for an empty timeline. */
   finish(): Grid | undefined {
+    const pyramid = this.pyramid();
+    if (!pyramid) return undefined;
+    const levels: Cell[][] = Array.from({ length: pyramid.levels }, () => []);
+    for (const { level, ...cell } of pyramid.cells()) levels[level]!.push(cell);
+    return { origin: pyramid.origin, width: pyramid.width, levels };
+  }
+
+  /**
+   * The pyramid as its cells come, to be written as they come (a million entries' are up to
+   * 131,071, which as objects were the largest thing a long import's closing transaction held),
+   * or undefined for an empty timeline. Its cells are read once, as finish() would give them.
+   */
+  pyramid(): CellStream | undefined {
     if (this.origin === undefined) return undefined;
-    return { origin: this.origin, width: this.width, levels: keptCells(this.cells) };
+    const cells = this.cells;
+    return { origin: this.origin, width: this.width, levels: levelsOf(cells), cells: () => keptCellsOf(cells) };
   }
 }
 
@@ -186,43 +208,51 @@ interface OpenCell extends Aggregate {
 }
 
 /**
- * The kept cells of level-0 cells `base` (in order, the first one cell 0), by level, in one pass:
- * the cells along the right edge of what has been read wait on a stack until an entry lands
- * outside them, which fixes the level of the cell above them and so the highest level they stand
- * for. Two neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b).
+ * The kept cells of level-0 cells `base` (in order, the first one cell 0), in one pass: the cells
+ * along the right edge of what has been read wait on a stack until an entry lands outside them,
+ * which fixes the level of the cell above them and so the highest level they stand for. Two
+ * neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b). Each is handed
+ * over in one object used again for the next: a consumer copies what it keeps.
  */
-function keptCells(base: BaseCells): Cell[][] {
-  const levels = meetLevel(0, base.cell[base.length - 1]!) + 1;
-  const kept: Cell[][] = Array.from({ length: levels }, () => []);
-  const keep = (open: OpenCell, aboveLow: number): void => {
-    const level = aboveLow - 1;
-    const { count, tokens, min, max, low, first } = open;
-    kept[level]!.push({ count, tokens, min, max, cell: cellAbove(first, level), low, first });
-  };
-  /** Closes the open cells below `low` (each into the one under it) and returns the outermost. */
-  const closeBelow = (stack: OpenCell[], low: number): OpenCell | undefined => {
-    let done: OpenCell | undefined;
-    while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
-      const open = stack.pop()!;
-      if (done) {
-        add(open, done);
-        keep(done, open.low);
-      }
-      done = open;
-    }
-    return done;
+function* keptCellsOf(base: BaseCells): Generator<LevelCell, void, undefined> {
+  const out: LevelCell = { level: 0, cell: 0, low: 0, first: 0, count: 0, tokens: 0, min: 0, max: 0 };
+  const kept = (open: OpenCell, aboveLow: number): LevelCell => {
+    out.level = aboveLow - 1;
+    out.cell = cellAbove(open.first, out.level);
+    out.low = open.low;
+    out.first = open.first;
+    out.count = open.count;
+    out.tokens = open.tokens;
+    out.min = open.min;
+    out.max = open.max;
+    return out;
   };
   const stack: OpenCell[] = [];
   let previous = 0;
-  for (let i = 0; i < base.length; i++) {
-    const cell = base.cell[i]!;
+  for (let i = 0; i <= base.length; i++) {
+    // Past the last cell every open cell closes, the outermost as the top level's one cell.
+    const end = i === base.length;
+    const cell = end ? 0 : base.cell[i]!;
     if (stack.length > 0) {
-      const low = meetLevel(previous, cell);
-      const left = closeBelow(stack, low)!;
-      keep(left, low);
+      const low = end ? Infinity : meetLevel(previous, cell);
+      // The open cells below `low` close, each into the one under it.
+      let done: OpenCell | undefined;
+      while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
+        const open = stack.pop()!;
+        if (done) {
+          add(open, done);
+          yield kept(done, open.low);
+        }
+        done = open;
+      }
+      if (end) {
+        yield kept(done!, levelsOf(base));
+        return;
+      }
+      yield kept(done!, low);
       // The cell above takes the closed one's place: its totals so far are the closed one's.
-      left.low = low;
-      stack.push(left);
+      done!.low = low;
+      stack.push(done!);
     }
     stack.push({
       low: 0,
@@ -234,9 +264,10 @@ function keptCells(base: BaseCells): Cell[][] {
     });
     previous = cell;
   }
-  keep(closeBelow(stack, Infinity)!, levels);
-  return kept;
 }
+
+/** How many levels the pyramid of `base` has: up to the one cell holding them all. */
+const levelsOf = (base: BaseCells): number => meetLevel(0, base.cell[base.length - 1]!) + 1;
 
 /** A run of consecutive cells [from, to) of one level. */
 export interface CellRange {
