@@ -84,7 +84,8 @@ export class CopyText {
 
   /** Appends `value`, then the end of its row if `last`, else a tab. */
   value(value: CopyValue, last: boolean): void {
-    if (value === null) {
+    // An optional column left out of a row (undefined) is null, as a bound parameter would be.
+    if (value === null || value === undefined) {
       this.room(3);
       this.buffer[this.at++] = BACKSLASH;
       this.buffer[this.at++] = 0x4e;
