@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely';
-import { copyRows } from './postgres/copy-rows';
+import type SQLite from 'better-sqlite3';
+import { CopyChunks } from './postgres/copy-rows';
 import type { Database, Db, Executor } from './database';
 import { dialectOf } from './dialect';
 import { refreshPlannerStatistics } from './open-database';
@@ -42,17 +43,18 @@ export function rowSample<T extends TableName, const C extends readonly ColumnOf
  *
  * SQLite: a multi-row INSERT compiled once by Kysely and prepared once on the raw handle
  * (building a Kysely query per row costs more than SQLite's insert). PostgreSQL: one
- * `COPY … FROM STDIN` per chunk on the transaction's connection (postgres/copy-rows.ts), and one
- * chunk in flight while the next is filled, so building rows overlaps the server's work.
+ * `COPY … FROM STDIN` per chunk on the transaction's connection (postgres/copy-rows.ts), each row
+ * written into the chunk's buffer as it is pushed, and one chunk in flight while the next is
+ * filled, so building rows overlaps the server's work.
  *
  * `push` returns a promise only when the caller must wait (an asynchronous driver still busy
  * with the previous chunk): await it when there is one, before the next push.
  */
 export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] = ColumnOf<T>[]> {
   readonly columns: readonly string[];
-  private readonly chunk: ChunkRunner;
-  private readonly single: ChunkRunner;
-  private readonly params: SqlValue[];
+  /** SQLite's statements and the chunk's parameters, or PostgreSQL's COPY chunks. */
+  private readonly sink: SqliteChunks | CopyChunks;
+  /** Rows pushed into the chunk being filled. */
   private filled = 0;
   /** The chunk an asynchronous driver is still writing; its failure surfaces at the next wait. */
   private inFlight: Promise<void> | undefined;
@@ -77,49 +79,45 @@ export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] 
     this.columns = Object.keys(sample);
     if (dialectOf(db) === 'postgres') {
       this.chunkRows = Math.max(chunkRows, POSTGRES_CHUNK_ROWS);
-      this.chunk = this.single = postgresChunkRunner(trx, into, this.columns);
+      this.sink = new CopyChunks(trx, into, this.columns);
     } else {
       this.chunkRows = chunkRows;
-      const compile = (rows: number): ChunkRunner => {
-        // The generic table name defeats Kysely's row typing; the sample row is typed at the call site.
-        const values = Array.from({ length: rows }, () => sample) as never;
-        const query = db.insertInto(table).values(values).compile();
-        if (query.parameters.length !== rows * this.columns.length) {
-          throw new Error(`unexpected parameter count in the compiled insert into ${table}`);
-        }
-        const statement = sqliteUnder(db).prepare<[SqlValue[]]>(query.sql);
-        return (params) => void statement.run(params);
-      };
-      this.chunk = compile(chunkRows);
-      this.single = compile(1);
+      this.sink = new SqliteChunks(db, table, sample, this.columns.length, chunkRows);
     }
-    this.params = new Array<SqlValue>(this.chunkRows * this.columns.length).fill(null);
   }
 
   /** Appends one row's values in `columns` order; a full chunk is inserted at once. */
   push(...values: RowValues<T, C>): Promise<void> | undefined {
-    const params = this.params;
-    let at = this.filled;
-    for (let i = 0; i < values.length; i++) params[at++] = values[i] as SqlValue;
-    this.filled = at;
-    if (at !== params.length) return undefined;
+    return this.pushRow(values);
+  }
+
+  /** As push, the values in an array the caller may fill again for the next row: no array per row. */
+  pushRow(values: RowValues<T, C>): Promise<void> | undefined {
+    const sink = this.sink;
+    if (sink instanceof CopyChunks) {
+      const text = sink.text;
+      const last = values.length - 1;
+      for (let i = 0; i <= last; i++) text.value(values[i] as SqlValue, i === last);
+    } else {
+      const params = sink.params;
+      let at = this.filled * values.length;
+      for (let i = 0; i < values.length; i++) params[at++] = values[i] as SqlValue;
+    }
+    if (++this.filled !== this.chunkRows) return undefined;
     this.rows += this.chunkRows;
     this.filled = 0;
-    return this.start(this.chunk(params));
+    return this.start(sink instanceof CopyChunks ? sink.send() : sink.run());
   }
 
   /** Writes the rows of a partial chunk, and waits until every chunk is written. */
   async flush(): Promise<void> {
-    if (this.chunk === this.single) {
-      if (this.filled > 0) await this.start(this.single(this.params.slice(0, this.filled)));
-      this.rows += this.filled / this.columns.length;
+    const sink = this.sink;
+    if (sink instanceof CopyChunks) {
+      if (this.filled > 0) await this.start(sink.send());
     } else {
-      const width = this.columns.length;
-      for (let offset = 0; offset < this.filled; offset += width) {
-        await this.single(this.params.slice(offset, offset + width));
-        this.rows += 1;
-      }
+      sink.runSingles(this.filled);
     }
+    this.rows += this.filled;
     this.filled = 0;
     const last = this.inFlight;
     this.inFlight = undefined;
@@ -137,15 +135,47 @@ export class BulkInserter<T extends TableName, C extends readonly ColumnOf<T>[] 
   }
 }
 
-type ChunkRunner = (params: SqlValue[]) => Promise<void> | void;
+/** SQLite: a chunk's parameters, and its multi-row INSERT and the single-row one, prepared once. */
+class SqliteChunks {
+  readonly params: SqlValue[];
+  private readonly chunk: SQLite.Statement<[SqlValue[]]>;
+  private readonly single: SQLite.Statement<[SqlValue[]]>;
+
+  constructor(
+    db: Db,
+    table: TableName,
+    sample: object,
+    private readonly width: number,
+    chunkRows: number,
+  ) {
+    const compile = (rows: number) => {
+      // The generic table name defeats Kysely's row typing; the sample row is typed at the call site.
+      const values = Array.from({ length: rows }, () => sample) as never;
+      const query = db.insertInto(table).values(values).compile();
+      if (query.parameters.length !== rows * width) {
+        throw new Error(`unexpected parameter count in the compiled insert into ${table}`);
+      }
+      return sqliteUnder(db).prepare<[SqlValue[]]>(query.sql);
+    };
+    this.chunk = compile(chunkRows);
+    this.single = compile(1);
+    this.params = new Array<SqlValue>(chunkRows * width).fill(null);
+  }
+
+  run(): void {
+    this.chunk.run(this.params);
+  }
+
+  /** The first `rows` rows of the parameters, one INSERT each. */
+  runSingles(rows: number): void {
+    for (let offset = 0; offset < rows * this.width; offset += this.width) {
+      this.single.run(this.params.slice(offset, offset + this.width));
+    }
+  }
+}
 
 /** Rows per COPY: large enough that round trips stop mattering, small enough to stream. */
 const POSTGRES_CHUNK_ROWS = 5000;
-
-/** One COPY per chunk; the rows are encoded before copyRows first waits, so `params` may be refilled. */
-function postgresChunkRunner(trx: Executor, table: string, columns: readonly string[]): ChunkRunner {
-  return (params) => copyRows(trx, table, columns, params, params.length / columns.length);
-}
 
 /**
  * The tables the list and the stats read by index-only scans. After a bulk load PostgreSQL's

@@ -39,6 +39,8 @@ export class StagedTimelineWriter {
   private readonly stepRows: number;
   /** The step being filled. */
   private filling: StepRows | undefined;
+  /** A written step's rows, to fill again: a step's arrays outlive many young collections. */
+  private spare: StepRows | undefined;
   /** The step being written; its failure surfaces at the next step or at `settled`. */
   private inFlight: Promise<void> | undefined;
 
@@ -48,7 +50,7 @@ export class StagedTimelineWriter {
 
   async write(entries: readonly StoredTimelineEntry[]): Promise<void> {
     for (let i = 0; i < entries.length;) {
-      const rows = (this.filling ??= new StepRows(this.stepRows));
+      const rows = (this.filling ??= this.emptyRows());
       const end = Math.min(entries.length, i + rows.capacity - rows.length);
       for (; i < end; i++) {
         const { timestamp, action, tokens } = entries[i]!;
@@ -57,6 +59,13 @@ export class StagedTimelineWriter {
       }
       if (rows.length === rows.capacity) await this.startStep();
     }
+  }
+
+  private emptyRows(): StepRows {
+    const rows = this.spare ?? new StepRows(this.stepRows);
+    this.spare = undefined;
+    rows.length = 0;
+    return rows;
   }
 
   /** Writes the entries not yet written, and waits until every step has committed; throws the failure of one that did not. */
@@ -104,28 +113,34 @@ export class StagedTimelineWriter {
         await relaxTransaction(trx);
         await touchStagedTimeline(trx, id, now);
         const inserter = timelineInserter(this.db, trx, INSERT_ROWS);
+        const row: Parameters<typeof inserter.pushRow>[0] = [id, seq, 0, '', 0];
         for (let i = 0; i < rows.length; i++) {
-          const written = inserter.push(id, seq + i, rows.timestamps[i]!, rows.actions[i]!, rows.tokens[i]!);
+          row[1] = seq + i;
+          row[2] = rows.timestamps[i]!;
+          row[3] = rows.actions[i]!;
+          row[4] = rows.tokens[i]!;
+          const written = inserter.pushRow(row);
           if (written) await written;
         }
         await inserter.flush();
       },
       { isolation: 'read committed' },
     );
+    this.spare = rows;
   }
 }
 
-/** One step's entries, a column at a time. */
+/** One step's entries, a column at a time; numbers unboxed. */
 class StepRows {
-  readonly timestamps: number[];
+  readonly timestamps: Float64Array;
   readonly actions: string[];
-  readonly tokens: number[];
+  readonly tokens: Float64Array;
   length = 0;
 
   constructor(readonly capacity: number) {
-    this.timestamps = new Array<number>(capacity);
+    this.timestamps = new Float64Array(capacity);
     this.actions = new Array<string>(capacity);
-    this.tokens = new Array<number>(capacity);
+    this.tokens = new Float64Array(capacity);
   }
 
   push(timestamp: number, action: string, tokens: number): void {

@@ -1,5 +1,12 @@
 import { BulkInserter, rowSample, type Db, type Executor, type TimelineGridRow } from '../../db/index';
-import { GRID_MIN_ENTRIES, GridBuilder, type CellRange, type Grid, type LevelCell } from './timeline-grid';
+import {
+  GRID_MIN_ENTRIES,
+  GridBuilder,
+  type CellRange,
+  type CellStream,
+  type Grid,
+  type LevelCell,
+} from './timeline-grid';
 
 // Every query of `timeline_grids` and `timeline_cells`: a long timeline's summary pyramid.
 
@@ -17,17 +24,36 @@ const CELL_SAMPLE = rowSample('timeline_cells', [
 const CELL_ROWS = 500;
 
 /** Stores a scan's pyramid inside the caller's transaction `trx` on `db`. */
-export async function insertGrid(db: Db, trx: Executor, scanId: string, grid: Grid): Promise<void> {
+export function insertGrid(db: Db, trx: Executor, scanId: string, grid: Grid): Promise<void> {
+  return insertCells(db, trx, scanId, {
+    origin: grid.origin,
+    width: grid.width,
+    levels: grid.levels.length,
+    *cells() {
+      for (const [level, cells] of grid.levels.entries()) for (const cell of cells) yield { ...cell, level };
+    },
+  });
+}
+
+/** Stores a scan's pyramid inside the caller's transaction `trx` on `db`, a cell as it comes. */
+export async function insertCells(db: Db, trx: Executor, scanId: string, grid: CellStream): Promise<void> {
   await trx
     .insertInto('timeline_grids')
-    .values({ scan_id: scanId, origin: grid.origin, width: grid.width, levels: grid.levels.length })
+    .values({ scan_id: scanId, origin: grid.origin, width: grid.width, levels: grid.levels })
     .execute();
   const rows = new BulkInserter(db, trx, 'timeline_cells', CELL_SAMPLE, CELL_ROWS);
-  for (const [level, cells] of grid.levels.entries()) {
-    for (const c of cells) {
-      const written = rows.push(scanId, level, c.cell, c.low, c.first, c.count, c.tokens, c.min, c.max);
-      if (written) await written;
-    }
+  const row: Parameters<typeof rows.pushRow>[0] = [scanId, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (const c of grid.cells()) {
+    row[1] = c.level;
+    row[2] = c.cell;
+    row[3] = c.low;
+    row[4] = c.first;
+    row[5] = c.count;
+    row[6] = c.tokens;
+    row[7] = c.min;
+    row[8] = c.max;
+    const written = rows.pushRow(row);
+    if (written) await written;
   }
   await rows.flush();
 }
@@ -97,7 +123,7 @@ export class GridRecorder {
    * kept: a PostgreSQL retry of the transaction stores it again, whole.
    */
   async store(db: Db, trx: Executor, scanId: string): Promise<void> {
-    const grid = this.builder.finish();
-    if (grid && this.entries > GRID_MIN_ENTRIES) await insertGrid(db, trx, scanId, grid);
+    const grid = this.builder.pyramid();
+    if (grid && this.entries > GRID_MIN_ENTRIES) await insertCells(db, trx, scanId, grid);
   }
 }

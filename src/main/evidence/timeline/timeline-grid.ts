@@ -22,6 +22,14 @@ export interface Cell extends Aggregate {
   first: number;
 }
 
+/** A pyramid whose cells come one at a time, in one object used again: copy what is kept. */
+export interface CellStream {
+  origin: number;
+  width: number;
+  levels: number;
+  cells(): Iterable<LevelCell>;
+}
+
 export interface Grid {
   origin: number;
   /** Level 0's cell width in ms, a power of two. */
@@ -61,29 +69,90 @@ const add = (into: Aggregate, from: Aggregate): void => {
   if (from.max > into.max) into.max = from.max;
 };
 
-/** A level-0 cell while the builder reads entries. */
-interface BaseCell extends Aggregate {
-  cell: number;
-}
+const NO_CELLS = new Float64Array(0);
 
 /**
- * Level 0 at twice the width, reusing its cells: a million-entry timeline coarsens its level 0 a
- * dozen times while it streams past, and new cells for each cost a fifth of an import. The width
- * doubles at most once per bit of the timeline's span, so the work stays bounded by n plus about
- * 50 passes over MAX_BASE_CELLS cells whatever the spread.
+ * Level 0 while the builder reads entries, a column per field: a million-entry timeline makes
+ * hundreds of thousands of cells on the way (every entry one while cells are narrower than the
+ * gaps between entries), each an object the collector had to move, where these arrays are
+ * filled again. They grow by doubling up to the builder's limit, so a short timeline's are small
+ * (and a builder never pushed to, one per scan of an import, has none).
  */
-function coarsenInPlace(cells: BaseCell[]): void {
-  let kept = 0;
-  for (const cell of cells) {
-    const parent = Math.floor(cell.cell / 2);
-    const last = kept > 0 ? cells[kept - 1]! : undefined;
-    if (last && last.cell === parent) add(last, cell);
-    else {
-      cell.cell = parent;
-      cells[kept++] = cell;
-    }
+class BaseCells {
+  length = 0;
+  cell: Float64Array = NO_CELLS;
+  count: Float64Array = NO_CELLS;
+  tokens: Float64Array = NO_CELLS;
+  min: Float64Array = NO_CELLS;
+  max: Float64Array = NO_CELLS;
+
+  /** Adds an entry to the last cell when it is `index`; false when it is not (or there is none). */
+  addToLast(index: number, tokens: number): boolean {
+    const last = this.length - 1;
+    if (last < 0 || this.cell[last] !== index) return false;
+    this.count[last] = this.count[last]! + 1;
+    this.tokens[last] = this.tokens[last]! + tokens;
+    if (tokens < this.min[last]!) this.min[last] = tokens;
+    if (tokens > this.max[last]!) this.max[last] = tokens;
+    return true;
   }
-  cells.length = kept;
+
+  lastCell(): number | undefined {
+    return this.length === 0 ? undefined : this.cell[this.length - 1];
+  }
+
+  /** A new last cell `index` holding one entry. */
+  append(index: number, tokens: number): void {
+    if (this.length === this.cell.length) this.grow();
+    const at = this.length++;
+    this.cell[at] = index;
+    this.count[at] = 1;
+    this.tokens[at] = tokens;
+    this.min[at] = tokens;
+    this.max[at] = tokens;
+  }
+
+  /**
+   * Level 0 at twice the width, in place: a million-entry timeline coarsens its level 0 a dozen
+   * times while it streams past. The width doubles at most once per bit of the timeline's span,
+   * so the work stays bounded by n plus about 50 passes over MAX_BASE_CELLS cells whatever the
+   * spread.
+   */
+  coarsen(): void {
+    const { cell, count, tokens, min, max } = this;
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      const parent = Math.floor(cell[i]! / 2);
+      const last = kept - 1;
+      if (kept > 0 && cell[last] === parent) {
+        count[last] = count[last]! + count[i]!;
+        tokens[last] = tokens[last]! + tokens[i]!;
+        if (min[i]! < min[last]!) min[last] = min[i]!;
+        if (max[i]! > max[last]!) max[last] = max[i]!;
+      } else {
+        cell[kept] = parent;
+        count[kept] = count[i]!;
+        tokens[kept] = tokens[i]!;
+        min[kept] = min[i]!;
+        max[kept] = max[i]!;
+        kept += 1;
+      }
+    }
+    this.length = kept;
+  }
+
+  private grow(): void {
+    const larger = (column: Float64Array): Float64Array => {
+      const next = new Float64Array(Math.max(16, column.length * 2));
+      next.set(column);
+      return next;
+    };
+    this.cell = larger(this.cell);
+    this.count = larger(this.count);
+    this.tokens = larger(this.tokens);
+    this.min = larger(this.min);
+    this.max = larger(this.max);
+  }
 }
 
 /**
@@ -93,88 +162,112 @@ function coarsenInPlace(cells: BaseCell[]): void {
 export class GridBuilder {
   private origin: number | undefined;
   private width = 1;
-  private cells: BaseCell[] = [];
+  private readonly cells = new BaseCells();
 
   constructor(private readonly maxCells = MAX_BASE_CELLS) {}
 
   push(timestamp: number, tokens: number): void {
     this.origin ??= timestamp;
     const index = Math.floor((timestamp - this.origin) / this.width);
-    const last = this.cells[this.cells.length - 1];
-    if (last && last.cell === index) {
-      last.count += 1;
-      last.tokens += tokens;
-      if (tokens < last.min) last.min = tokens;
-      if (tokens > last.max) last.max = tokens;
-      return;
-    }
-    if (last && index < last.cell) throw new Error('timeline entries must come in timestamp order');
-    this.cells.push({ cell: index, count: 1, tokens, min: tokens, max: tokens });
-    if (this.cells.length > this.maxCells) {
-      coarsenInPlace(this.cells);
+    const cells = this.cells;
+    if (cells.addToLast(index, tokens)) return;
+    const last = cells.lastCell();
+    if (last !== undefined && index < last) throw new Error('timeline entries must come in timestamp order');
+    cells.append(index, tokens);
+    if (cells.length > this.maxCells) {
+      cells.coarsen();
       this.width *= 2;
     }
   }
 
   /** The pyramid, or undefined for an empty timeline. */
   finish(): Grid | undefined {
+    const pyramid = this.pyramid();
+    if (!pyramid) return undefined;
+    const levels: Cell[][] = Array.from({ length: pyramid.levels }, () => []);
+    for (const { level, ...cell } of pyramid.cells()) levels[level]!.push(cell);
+    return { origin: pyramid.origin, width: pyramid.width, levels };
+  }
+
+  /**
+   * The pyramid as its cells come, to be written as they come (a million entries' are up to
+   * 131,071, which as objects were the largest thing a long import's closing transaction held),
+   * or undefined for an empty timeline. Its cells are read once, as finish() would give them.
+   */
+  pyramid(): CellStream | undefined {
     if (this.origin === undefined) return undefined;
-    return { origin: this.origin, width: this.width, levels: keptCells(this.cells) };
+    const cells = this.cells;
+    return { origin: this.origin, width: this.width, levels: levelsOf(cells), cells: () => keptCellsOf(cells) };
   }
 }
 
-/** A kept cell while its right side is still being read. */
-interface OpenCell {
+/** A kept cell while its right side is still being read, with the total of what it holds so far. */
+interface OpenCell extends Aggregate {
   low: number;
   first: number;
-  total: Aggregate;
 }
 
 /**
- * The kept cells of level-0 cells `base` (in order, the first one cell 0), by level, in one pass:
- * the cells along the right edge of what has been read wait on a stack until an entry lands
- * outside them, which fixes the level of the cell above them and so the highest level they stand
- * for. Two neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b).
+ * The kept cells of level-0 cells `base` (in order, the first one cell 0), in one pass: the cells
+ * along the right edge of what has been read wait on a stack until an entry lands outside them,
+ * which fixes the level of the cell above them and so the highest level they stand for. Two
+ * neighbouring level-0 cells a and b meet in one kept cell at meetLevel(a, b). Each is handed
+ * over in one object used again for the next: a consumer copies what it keeps.
  */
-function keptCells(base: readonly BaseCell[]): Cell[][] {
-  const levels = meetLevel(0, base[base.length - 1]!.cell) + 1;
-  const kept: Cell[][] = Array.from({ length: levels }, () => []);
-  const keep = (open: OpenCell, aboveLow: number): void => {
-    const level = aboveLow - 1;
-    kept[level]!.push({ ...open.total, cell: cellAbove(open.first, level), low: open.low, first: open.first });
-  };
-  /** Closes the open cells below `low` (each into the one under it) and returns the outermost. */
-  const closeBelow = (stack: OpenCell[], low: number): OpenCell | undefined => {
-    let done: OpenCell | undefined;
-    while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
-      const open = stack.pop()!;
-      if (done) {
-        add(open.total, done.total);
-        keep(done, open.low);
-      }
-      done = open;
-    }
-    return done;
+function* keptCellsOf(base: BaseCells): Generator<LevelCell, void, undefined> {
+  const out: LevelCell = { level: 0, cell: 0, low: 0, first: 0, count: 0, tokens: 0, min: 0, max: 0 };
+  const kept = (open: OpenCell, aboveLow: number): LevelCell => {
+    out.level = aboveLow - 1;
+    out.cell = cellAbove(open.first, out.level);
+    out.low = open.low;
+    out.first = open.first;
+    out.count = open.count;
+    out.tokens = open.tokens;
+    out.min = open.min;
+    out.max = open.max;
+    return out;
   };
   const stack: OpenCell[] = [];
   let previous = 0;
-  for (const leaf of base) {
+  for (let i = 0; i <= base.length; i++) {
+    // Past the last cell every open cell closes, the outermost as the top level's one cell.
+    const end = i === base.length;
+    const cell = end ? 0 : base.cell[i]!;
     if (stack.length > 0) {
-      const low = meetLevel(previous, leaf.cell);
-      const left = closeBelow(stack, low)!;
-      keep(left, low);
-      stack.push({ low, first: left.first, total: { ...left.total } });
+      const low = end ? Infinity : meetLevel(previous, cell);
+      // The open cells below `low` close, each into the one under it.
+      let done: OpenCell | undefined;
+      while (stack.length > 0 && stack[stack.length - 1]!.low < low) {
+        const open = stack.pop()!;
+        if (done) {
+          add(open, done);
+          yield kept(done, open.low);
+        }
+        done = open;
+      }
+      if (end) {
+        yield kept(done!, levelsOf(base));
+        return;
+      }
+      yield kept(done!, low);
+      // The cell above takes the closed one's place: its totals so far are the closed one's.
+      done!.low = low;
+      stack.push(done!);
     }
     stack.push({
       low: 0,
-      first: leaf.cell,
-      total: { count: leaf.count, tokens: leaf.tokens, min: leaf.min, max: leaf.max },
+      first: cell,
+      count: base.count[i]!,
+      tokens: base.tokens[i]!,
+      min: base.min[i]!,
+      max: base.max[i]!,
     });
-    previous = leaf.cell;
+    previous = cell;
   }
-  keep(closeBelow(stack, Infinity)!, levels);
-  return kept;
 }
+
+/** How many levels the pyramid of `base` has: up to the one cell holding them all. */
+const levelsOf = (base: BaseCells): number => meetLevel(0, base.cell[base.length - 1]!) + 1;
 
 /** A run of consecutive cells [from, to) of one level. */
 export interface CellRange {

@@ -128,12 +128,36 @@ describe('GridBuilder', () => {
     }
   });
 
+  it('hands over the cells of finish() one at a time, level and all, as often as they are read', () => {
+    const entries = timeline(seededRandom(5), 4000);
+    const builder = new GridBuilder(200);
+    for (const e of entries) builder.push(e.timestamp, e.tokens);
+    const grid = builder.finish()!;
+    const pyramid = builder.pyramid()!;
+    expect({ origin: pyramid.origin, width: pyramid.width, levels: pyramid.levels }).toEqual({
+      origin: grid.origin,
+      width: grid.width,
+      levels: grid.levels.length,
+    });
+    const read = () => {
+      const copies = [];
+      for (const cell of pyramid.cells()) copies.push({ ...cell });
+      return copies;
+    };
+    const expected = grid.levels.flatMap((cells, level) => cells.map((cell) => ({ ...cell, level })));
+    const byPlace = (a: { level: number; cell: number }, b: { level: number; cell: number }) =>
+      a.level - b.level || a.cell - b.cell;
+    expect(read().sort(byPlace)).toEqual(expected);
+    expect(read().sort(byPlace)).toEqual(expected);
+  });
+
   it('refuses entries out of timestamp order, and has nothing for no entries', () => {
     const builder = new GridBuilder(4);
     builder.push(100, 1);
     builder.push(200, 1);
     expect(() => builder.push(50, 1)).toThrow(/order/);
     expect(new GridBuilder().finish()).toBeUndefined();
+    expect(new GridBuilder().pyramid()).toBeUndefined();
   });
 });
 
