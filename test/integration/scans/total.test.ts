@@ -282,6 +282,12 @@ async function expectTotals(world: World): Promise<void> {
   }
 }
 
+/** Scans stored before a migration's fill runs again (one pulled, one made here). */
+const STORED_BEFORE = [
+  { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
+  { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
+] as const;
+
 describe('scan totals (the scan_counts rollup)', () => {
   let world: World | undefined;
   afterEach(async () => {
@@ -309,10 +315,7 @@ describe('scan totals (the scan_counts rollup)', () => {
     world = await setUp();
     await apply(world, {
       kind: 'insert',
-      scans: [
-        { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
-        { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
-      ],
+      scans: [...STORED_BEFORE],
     });
     const { db } = world.ctx;
     await db.deleteFrom('scan_counts').execute();
@@ -345,11 +348,7 @@ describe('scan totals (the scan_counts rollup)', () => {
     world = await setUp();
     await apply(world, {
       kind: 'insert',
-      scans: [
-        { org: 0, user: 1, tool: 0, status: 2, violations: 1, origin: 1 },
-        { org: 2, user: 2, tool: 1, status: 3, violations: 0, origin: 0 },
-        { org: 2, user: 2, tool: 1, status: 0, violations: 0, origin: 0 },
-      ],
+      scans: [...STORED_BEFORE, { org: 2, user: 2, tool: 1, status: 0, violations: 0, origin: 0 }],
     });
     const { down, up } = await import('../../../src/main/db/migrations/2026_11_30_090000_create_scan_hours');
     await down(world.ctx.db);
