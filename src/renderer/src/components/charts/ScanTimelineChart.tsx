@@ -19,9 +19,13 @@ import { useClock } from '../../lib/use-clock';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
 import { AxisTick } from './AxisTick';
+import { timeAxisProps } from './time-axis';
 
 // The plot's width is the chart's less the token axis and the margins.
 const AXIS_AND_MARGINS_PX = 56 + 8 + 16;
+/** The plot's height and the brush strip's below it: the box keeps their room until its width is known. */
+const PLOT_PX = 260;
+const STRIP_PX = 56;
 
 /**
  * Tokens per request (or per bucket) over time, violations as red diamonds, and below it an
@@ -58,9 +62,13 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
   // The brush's two ends name exact instants: to the second, dated once the timeline spans days.
   const brushLabel = tickFormat(overview[0]?.t ?? 0, overview.at(-1)?.t ?? 0, clock.zone, 1000);
   return (
-    <div className="scan-timeline-chart" ref={box} style={{ minHeight: overview.length > 1 ? 260 + 56 : 260 }}>
+    <div
+      className="scan-timeline-chart"
+      ref={box}
+      style={{ minHeight: overview.length > 1 ? PLOT_PX + STRIP_PX : PLOT_PX }}
+    >
       {width > 0 && (
-        <ComposedChart width={width} height={260} data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+        <ComposedChart width={width} height={PLOT_PX} data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
           {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
           <CartesianGrid
             stroke="var(--border)"
@@ -68,17 +76,7 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
             verticalValues={time.ticks}
             horizontalValues={tokens}
           />
-          <XAxis
-            dataKey="t"
-            type="number"
-            scale="time"
-            domain={[from, to]}
-            ticks={time.ticks}
-            interval={0}
-            tickFormatter={time.format}
-            tick={AxisTick}
-            stroke="var(--muted)"
-          />
+          <XAxis dataKey="t" {...timeAxisProps(time, from, to)} stroke="var(--muted)" />
           <YAxis
             tickFormatter={formatCompact}
             domain={[0, tokens.at(-1)!]}
@@ -110,7 +108,12 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
         </ComposedChart>
       )}
       {width > 0 && overview.length > 1 && (
-        <ComposedChart width={width} height={56} data={overview} margin={{ top: 0, right: 16, bottom: 0, left: 64 }}>
+        <ComposedChart
+          width={width}
+          height={STRIP_PX}
+          data={overview}
+          margin={{ top: 0, right: 16, bottom: 0, left: 64 }}
+        >
           <Brush
             dataKey="t"
             height={48}

@@ -5,6 +5,7 @@ import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
 import { AxisTick } from './AxisTick';
 import { PaintDefs, paintFill } from './PaintDefs';
+import { timeAxisProps } from './time-axis';
 import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
 // The plot's width is the chart's less the value axis and the right margin.
@@ -87,16 +88,7 @@ export const StackedAreaChart = memo(function StackedAreaChart({
               verticalValues={time.ticks}
               horizontalValues={counts}
             />
-            <XAxis
-              dataKey="start"
-              type="number"
-              scale="time"
-              domain={[from, to]}
-              ticks={time.ticks}
-              interval={0}
-              tickFormatter={time.format}
-              tick={AxisTick}
-            />
+            <XAxis dataKey="start" {...timeAxisProps(time, from, to)} />
             <YAxis
               tickFormatter={formatY}
               domain={[0, counts.at(-1)!]}
