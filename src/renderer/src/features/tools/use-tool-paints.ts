@@ -10,7 +10,8 @@ import { useTools } from './tools-api';
  */
 export function useToolPaints(chartTools: readonly string[]): { paints: Map<string, Paint>; isPending: boolean } {
   const tools = useTools();
-  // The same Map while nothing changed, so that a memoized chart is not drawn again.
+  // The same Map while nothing changed, so that a memoized chart is not drawn again. A tool's name
+  // holds no control character (Label), so the names joined by newlines stand for the list.
   const key = chartTools.join('\n');
   const paints = useMemo(
     () => chartToolPaints(tools.data?.tools.map((tool) => tool.name) ?? [], key === '' ? [] : key.split('\n')),
