@@ -35,6 +35,7 @@ export type { BatchedWork } from './write-batcher';
 // The speed tools (README.md lists what each one earned).
 export { ReusableQuery } from './reusable-query';
 export { tupleReader } from './tuple-reader';
+export { OpenCopy } from './postgres/copy-stream';
 export {
   BulkInserter,
   relaxForBulkLoad,

@@ -10,7 +10,7 @@ import { placedTarget, refuseTakenIn } from './import-target';
 import { findScansById, findTakenViolationIds, findVisibleScansById } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
 import { ScanCheck, type ScanDefaults } from './scan-check';
-import { discardStagedTimelines } from './staged-timelines.repository';
+import { discardAll } from './staged-timeline-writer';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
@@ -227,10 +227,7 @@ export async function storePackageScans(
     );
     for (const row of written) onStored(row);
   } catch (error) {
-    await discardStagedTimelines(
-      db,
-      writers.flatMap(({ writer }) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
-    );
+    await discardAll(writers.map(({ writer }) => writer.timeline));
     throw error;
   }
   // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.

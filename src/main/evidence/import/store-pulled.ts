@@ -25,6 +25,7 @@ import type { PackageScan } from './package-scan';
 import { pulledOutcome, type PulledOutcome } from './pulled-outcome';
 import { detachTimeline, deleteViolationsOf, recordRemoteVerdict, rewritePulledScan } from './pulled-scans.repository';
 import { ScanCheck, type ScanDefaults } from './scan-check';
+import { discardAll } from './staged-timeline-writer';
 import { discardStagedTimelines } from './staged-timelines.repository';
 import { ImportRaced, scanRow } from './store-package';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
@@ -157,7 +158,7 @@ async function place(
     defaults ??= check.defaults();
     await sink?.end(defaults);
   } catch (error) {
-    if (sink instanceof NewScanWriter) await discard(db, [sink]);
+    if (sink instanceof NewScanWriter) await sink.timeline.discard();
     throw error;
   }
   const newRow = row(defaults);
@@ -186,13 +187,6 @@ async function stageAgain(db: Db, placed: Placed, budget: InflateBudget, hold: H
   const defaults: ScanDefaults = { createdAt: placed.row.created_at, action: placed.row.action };
   for await (const chunk of placed.scan.timeline.read(budget)) await writer.take(chunk, defaults);
   await writer.end(defaults);
-}
-
-async function discard(db: Db, writers: readonly NewScanWriter[]): Promise<void> {
-  await discardStagedTimelines(
-    db,
-    writers.flatMap((writer) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
-  );
 }
 
 /** What the closing transaction finds of the package's scans, looked up at once. */
@@ -345,10 +339,7 @@ export async function storePulledScans(
     seq = written.seq;
     await discardStagedTimelines(db, written.timelines);
   } catch (error) {
-    await discard(
-      db,
-      placed.flatMap((one) => (one.writer ? [one.writer] : [])),
-    );
+    await discardAll(placed.flatMap((one) => (one.writer ? [one.writer.timeline] : [])));
     throw error;
   }
   if (onStored) for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));
