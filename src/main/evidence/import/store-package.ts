@@ -5,7 +5,7 @@ import { type Db, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } f
 import { DomainError } from '../../domain-error';
 import { derivedScanId, derivedViolationId } from './import-ids';
 import { HoldBudget } from './held-entries';
-import { storeNewPackageScans } from './held-timelines';
+import { storeNewPackageScans, storeStagedCells } from './held-timelines';
 import { placedTarget, refuseTakenIn } from './import-target';
 import { findScansById, findTakenViolationIds, findVisibleScansById } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
@@ -213,13 +213,19 @@ export async function storePackageScans(
           if (stored.has(writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
           refuseTakenIn(taken, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
         }
-        // Taken after the checks, before the first write (db/change-sequence.ts).
+        const pyramids = await storeStagedCells(
+          db,
+          trx,
+          writers.map(({ writer }) => ({ scanId: writer.id, writer })),
+        );
+        // Taken after the checks, before any write a submit could wait for (db/change-sequence.ts).
         const seq = await nextChangeSeq(trx);
         const rows = writers.map(({ writer }) => ({ ...writer.row!, change_seq: seq }));
         await storeNewPackageScans(
           db,
           trx,
           writers.map(({ writer }, i) => ({ row: rows[i]!, violations: writer.violations, writer })),
+          pyramids,
         );
         return rows.map(storedRow);
       },

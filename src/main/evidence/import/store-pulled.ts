@@ -13,7 +13,7 @@ import {
 import { DomainError } from '../../domain-error';
 import { pulledScanId, pulledViolationId } from './import-ids';
 import { HoldBudget } from './held-entries';
-import { storeNewPackageScans, storeTimelines } from './held-timelines';
+import { storeNewPackageScans, storeStagedCells, storeTimelines } from './held-timelines';
 import { refuseTakenIn, refuseTakenViolationIds } from './import-target';
 import {
   findAcknowledgedPushes,
@@ -313,7 +313,13 @@ export async function storePulledScans(
       db,
       async (trx) => {
         const timelines: number[] = [];
-        // Taken before the first write (db/change-sequence.ts), and only when a scan is written.
+        const fresh = placed.filter((one) => one.outcome === 'new');
+        const pyramids = await storeStagedCells(
+          db,
+          trx,
+          fresh.map((one) => ({ scanId: one.row.id, writer: one.writer! })),
+        );
+        // Taken before any write a submit could wait for (db/change-sequence.ts), and only when a scan is written.
         const writes = placed.some((one) => one.outcome !== 'unchanged' && one.outcome !== 'echoed');
         const seq = writes ? await nextChangeSeq(trx) : 0;
         const found = await findAgain(trx, placement, placed);
@@ -321,7 +327,6 @@ export async function storePulledScans(
           const id = await write(db, trx, placement, one, seq, found);
           if (id !== undefined) timelines.push(id);
         }
-        const fresh = placed.filter((one) => one.outcome === 'new');
         await storeNewPackageScans(
           db,
           trx,
@@ -330,6 +335,7 @@ export async function storePulledScans(
             violations: one.violations,
             writer: one.writer!,
           })),
+          pyramids,
         );
         await closing(trx);
         return { timelines, seq };
