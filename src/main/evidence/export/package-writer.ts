@@ -15,7 +15,7 @@ import type { Db, ScanRow } from '../../db/index';
 import { toScan, toViolation } from '../../scans/scan-mapping';
 import { findViolationsOf } from '../../scans/scans.repository';
 import { VERSION } from '../../version';
-import { timelineTupleChunks } from '../timeline/timeline-reads.repository';
+import { timelineExportChunks } from '../timeline/timeline-reads.repository';
 import { timelineInfos, timelinesTupleChunks } from '../timeline/timeline-batch-reads.repository';
 import { TIMELINE_CHUNK, type TimelineTuple } from '../timeline/timeline-entry';
 import { TimelineJsonlEncoder } from '../jsonl/timeline-encoder';
@@ -48,7 +48,7 @@ function timelineJsonl(db: Db, scanId: string): Readable {
   const encoder = new TimelineJsonlEncoder();
   return Readable.from(
     (async function* () {
-      for await (const rows of timelineTupleChunks(db, scanId)) yield encoder.encode(rows);
+      for await (const rows of timelineExportChunks(db, scanId)) yield encoder.encode(rows);
     })(),
   );
 }
