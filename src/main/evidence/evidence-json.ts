@@ -3,7 +3,7 @@ import type { EvidenceType } from '../../shared/api/evidence';
 import type { TokenBreakdown, Violation } from '../../shared/api/scans';
 import type { Db } from '../db/index';
 import { toViolation } from '../scans/scan-mapping';
-import { timelineExportChunks } from './timeline/timeline-reads.repository';
+import { timelineTupleChunks } from './timeline/timeline-reads.repository';
 import { TimelineJsonlEncoder } from './jsonl/timeline-encoder';
 
 /**
@@ -66,7 +66,7 @@ async function* evidenceBytes(db: Db, head: EvidenceHead, serialize: EvidenceSer
     yield Buffer.from(',"timeline":[');
     const encoder = new TimelineJsonlEncoder();
     let first = true;
-    for await (const rows of timelineExportChunks(db, head.scanId)) {
+    for await (const rows of timelineTupleChunks(db, head.scanId)) {
       if (!first) yield COMMA_BYTES;
       first = false;
       yield asArrayElements(encoder.encode(rows));

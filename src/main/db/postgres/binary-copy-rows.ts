@@ -62,12 +62,12 @@ export class BinaryCopyRows {
   /** Where the bytes of a field end in `bytes` (exclusive). */
   end(row: number, field: number): number {
     const start = this.start(row, field);
-    return start + this.bytes.readInt32BE(start - 4);
+    return start + int32At(this.bytes, start - 4);
   }
 
   /** An int4 (integer) field. */
   int4(row: number, field: number): number {
-    return this.bytes.readInt32BE(this.start(row, field));
+    return int32At(this.bytes, this.start(row, field));
   }
 
   /**
@@ -76,11 +76,17 @@ export class BinaryCopyRows {
    */
   int8(row: number, field: number): number {
     const at = this.start(row, field);
-    return this.bytes.readInt32BE(at) * TWO_32 + this.bytes.readUInt32BE(at + 4);
+    return int32At(this.bytes, at) * TWO_32 + (int32At(this.bytes, at + 4) >>> 0);
   }
 
   /** A text field, decoded as UTF-8 as pg decodes the text of query results. */
   text(row: number, field: number): string {
     return this.bytes.toString('utf8', this.start(row, field), this.end(row, field));
   }
+}
+
+// Buffer#readInt32BE checks its argument and bounds on every call; the offsets here are the
+// parser's own, inside the bytes.
+function int32At(bytes: Buffer, at: number): number {
+  return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
 }

@@ -56,7 +56,7 @@ const ownMessage = (code: number): boolean =>
  * From CopyDone on (or an ErrorResponse, or anything else) the bytes go back to pg, which then
  * finishes the query as usual: CommandComplete and ReadyForQuery, or the error.
  */
-class CopyOutBytes implements pg.Submittable {
+export class CopyOutBytes implements pg.Submittable {
   readonly done: Promise<Buffer>;
   private resolve!: (bytes: Buffer) => void;
   private reject!: (error: Error) => void;
@@ -101,31 +101,47 @@ class CopyOutBytes implements pg.Submittable {
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    let at = 0;
-    while (at < chunk.length) {
-      if (this.headerRead < HEADER_BYTES) {
-        if (this.headerRead === 0 && !ownMessage(chunk[at]!)) {
-          this.detach(chunk.subarray(at));
-          return;
-        }
-        while (this.headerRead < HEADER_BYTES && at < chunk.length) this.header[this.headerRead++] = chunk[at++]!;
-        if (this.headerRead < HEADER_BYTES) return;
-        this.remaining = this.header.readUInt32BE(1) - 4;
-        if (this.header[0] === COPY_DATA) this.reserve(this.remaining);
-      }
-      const take = Math.min(this.remaining, chunk.length - at);
-      if (this.header[0] === COPY_DATA) this.append(chunk, at, take);
-      at += take;
-      this.remaining -= take;
-      if (this.remaining === 0) {
-        this.headerRead = 0;
-        if (this.header[0] === COPY_DONE) {
-          this.detach(chunk.subarray(at));
-          return;
-        }
-      }
+    let at = this.headerRead === 0 && this.remaining === 0 ? 0 : this.finishMessage(chunk, 0);
+    // Whole messages, the common case, read with no state kept between them.
+    while (at >= 0 && at + HEADER_BYTES <= chunk.length) {
+      const code = chunk[at]!;
+      if (!ownMessage(code)) return this.detach(chunk.subarray(at));
+      const body = readLength(chunk, at + 1) - 4;
+      const next = at + HEADER_BYTES + body;
+      if (next > chunk.length) break;
+      if (code === COPY_DATA) this.append(chunk, at + HEADER_BYTES, next);
+      if (code === COPY_DONE) return this.detach(chunk.subarray(next));
+      at = next;
     }
+    if (at >= 0 && at < chunk.length) this.finishMessage(chunk, at);
   };
+
+  /**
+   * Reads from `at` a message that does not fit in what has come so far, keeping its state
+   * across chunks; returns where the next message starts, or -1 when this chunk has been used up
+   * or the socket has been handed back.
+   */
+  private finishMessage(chunk: Buffer, at: number): number {
+    if (this.headerRead < HEADER_BYTES) {
+      if (this.headerRead === 0 && !ownMessage(chunk[at]!)) {
+        this.detach(chunk.subarray(at));
+        return -1;
+      }
+      while (this.headerRead < HEADER_BYTES && at < chunk.length) this.header[this.headerRead++] = chunk[at++]!;
+      if (this.headerRead < HEADER_BYTES) return -1;
+      this.remaining = readLength(this.header, 1) - 4;
+    }
+    const end = Math.min(chunk.length, at + this.remaining);
+    if (this.header[0] === COPY_DATA) this.append(chunk, at, end);
+    this.remaining -= end - at;
+    if (this.remaining > 0) return -1;
+    this.headerRead = 0;
+    if (this.header[0] === COPY_DONE) {
+      this.detach(chunk.subarray(end));
+      return -1;
+    }
+    return end;
+  }
 
   /** Hands the socket back to pg, with what it has read of it past the COPY's data. */
   private detach(rest?: Buffer): void {
@@ -137,23 +153,24 @@ class CopyOutBytes implements pg.Submittable {
     if (rest && rest.length > 0) pgListener(rest);
   }
 
-  private reserve(bytes: number): void {
-    if (this.length + bytes <= this.out.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.length + bytes));
-    this.out.copy(grown, 0, 0, this.length);
-    this.out = grown;
-  }
-
-  // A row's CopyData is some 50 bytes: a byte loop beats Buffer#copy's call into C++ there.
-  private append(chunk: Buffer, from: number, bytes: number): void {
-    if (bytes > 64) {
-      chunk.copy(this.out, this.length, from, from + bytes);
-      this.length += bytes;
-      return;
+  /** Copies chunk[from, to) to the end of the data. */
+  private append(chunk: Buffer, from: number, to: number): void {
+    let length = this.length;
+    if (length + to - from > this.out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.out.length * 2, length + to - from));
+      this.out.copy(grown, 0, 0, length);
+      this.out = grown;
     }
     const out = this.out;
-    let length = this.length;
-    for (let i = from; i < from + bytes; i++) out[length++] = chunk[i]!;
+    // A row's CopyData is some 50 bytes: a byte loop beats Buffer#copy's call into C++ there.
+    if (to - from > 64) {
+      chunk.copy(out, length, from, to);
+      length += to - from;
+    } else for (let i = from; i < to; i++) out[length++] = chunk[i]!;
     this.length = length;
   }
+}
+
+function readLength(bytes: Buffer, at: number): number {
+  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
 }

@@ -19,11 +19,10 @@ const ACTION_CACHE_SIZE = 1024;
 const LINE_ROOM = 80;
 const CODE_0 = 0x30;
 
+const CLOSE_BRACE = 0x7d;
+const NEWLINE = 0x0a;
+
 const ascii = (text: string): Buffer => Buffer.from(text, 'latin1');
-const OPEN = ascii('{"timestamp":"');
-const TIME_END = ascii('","action":');
-const ACTION_END = ascii(',"tokens":');
-const LINE_END = ascii('}\n');
 
 /** The fields of a COPY chunk, in TimelineTuple's order. */
 const TIMESTAMP = 1;
@@ -35,7 +34,7 @@ const FNV_PRIME = 0x01000193;
 
 interface ActionBytes {
   utf8: Buffer;
-  json: Buffer;
+  part: Buffer;
   next: ActionBytes | undefined;
 }
 
@@ -50,11 +49,12 @@ interface ActionBytes {
 export class TimelineJsonlEncoder {
   private buffer: Buffer = Buffer.allocUnsafe(1 << 20);
   private dayStart = Number.NaN;
-  /** `YYYY-MM-DDT` of dayStart, as formatTimestamp writes it. */
-  private dayPrefix: Buffer = Buffer.alloc(0);
-  private readonly actions = new Map<string, Buffer>();
+  /** A line's bytes up to its time of day: `{"timestamp":"YYYY-MM-DDT` of dayStart, as formatTimestamp writes it. */
+  private dayHead: Buffer = Buffer.alloc(0);
+  /** A line's bytes between its time of day and its tokens, by action: `","action":"…","tokens":`. */
+  private readonly actionParts = new Map<string, Buffer>();
   /** The same actions by the hash of their UTF-8 bytes, colliding ones chained. */
-  private readonly actionsByBytes = new Map<number, ActionBytes>();
+  private readonly actionPartsByBytes = new Map<number, ActionBytes>();
 
   /** The lines of `rows`, in a buffer of their own. */
   encode(rows: TimelineExportChunk): Buffer {
@@ -65,11 +65,14 @@ export class TimelineJsonlEncoder {
   private encodeTuples(rows: readonly TimelineTuple[]): number {
     let at = 0;
     for (let i = 0; i < rows.length; i++) {
-      const [, timestamp, action, tokens] = rows[i]!;
-      const json = typeof action === 'string' ? this.actionJson(action) : undefined;
+      const row = rows[i]!;
+      const timestamp = row[1];
+      const action = row[2];
+      const tokens = row[3];
+      const part = typeof action === 'string' ? this.actionPart(action) : undefined;
       at =
-        json !== undefined && this.fits(timestamp, tokens)
-          ? this.writeLine(at, timestamp, json, tokens)
+        part !== undefined && this.fits(timestamp, tokens)
+          ? this.writeLine(at, timestamp, part, tokens)
           : this.writeText(at, timelineLine(timestamp, action, tokens));
     }
     return at;
@@ -82,10 +85,10 @@ export class TimelineJsonlEncoder {
     for (let i = 0; i < rows.length; i++) {
       const timestamp = rows.int8(i, TIMESTAMP);
       const tokens = rows.int8(i, TOKENS);
-      const json = this.actionJsonOfBytes(bytes, rows.start(i, ACTION), rows.end(i, ACTION));
+      const part = this.actionPartOfBytes(bytes, rows.start(i, ACTION), rows.end(i, ACTION));
       at =
-        json !== undefined && this.fits(timestamp, tokens)
-          ? this.writeLine(at, timestamp, json, tokens)
+        part !== undefined && this.fits(timestamp, tokens)
+          ? this.writeLine(at, timestamp, part, tokens)
           : this.writeText(at, timelineLine(timestamp, rows.text(i, ACTION), tokens));
     }
     return at;
@@ -103,14 +106,13 @@ export class TimelineJsonlEncoder {
   private writeLine(at: number, timestamp: number, action: Buffer, tokens: number): number {
     this.reserve(at, LINE_ROOM + action.length);
     const out = this.buffer;
-    at = copy(OPEN, out, at);
-    at = copy(this.dayPrefix, out, at);
+    at = copy(this.dayHead, out, at);
     at = writeTimeOfDay(timestamp - this.dayStart, out, at);
-    at = copy(TIME_END, out, at);
     at = copy(action, out, at);
-    at = copy(ACTION_END, out, at);
     at = writeCount(tokens, out, at);
-    return copy(LINE_END, out, at);
+    out[at] = CLOSE_BRACE;
+    out[at + 1] = NEWLINE;
+    return at + 2;
   }
 
   /** A line made by timelineLine, at `at`; returns where it ends. */
@@ -120,30 +122,30 @@ export class TimelineJsonlEncoder {
   }
 
   /**
-   * actionJson for the action whose UTF-8 bytes are bytes[start, end): found by a hash of them,
+   * actionPart for the action whose UTF-8 bytes are bytes[start, end): found by a hash of them,
    * checked byte by byte.
    */
-  private actionJsonOfBytes(bytes: Buffer, start: number, end: number): Buffer | undefined {
+  private actionPartOfBytes(bytes: Buffer, start: number, end: number): Buffer | undefined {
     let hash = FNV_OFFSET;
     for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
-    for (let known = this.actionsByBytes.get(hash); known !== undefined; known = known.next) {
-      if (sameBytes(known.utf8, bytes, start, end)) return known.json;
+    for (let known = this.actionPartsByBytes.get(hash); known !== undefined; known = known.next) {
+      if (sameBytes(known.utf8, bytes, start, end)) return known.part;
     }
-    const json = this.actionJson(bytes.toString('utf8', start, end));
-    if (json === undefined) return undefined;
+    const part = this.actionPart(bytes.toString('utf8', start, end));
+    if (part === undefined) return undefined;
     const utf8 = Buffer.from(bytes.subarray(start, end));
-    this.actionsByBytes.set(hash, { utf8, json, next: this.actionsByBytes.get(hash) });
-    return json;
+    this.actionPartsByBytes.set(hash, { utf8, part, next: this.actionPartsByBytes.get(hash) });
+    return part;
   }
 
-  /** JSON.stringify(action) as UTF-8, from the cache; undefined once the cache is full. */
-  private actionJson(action: string): Buffer | undefined {
-    let json = this.actions.get(action);
-    if (json === undefined && this.actions.size < ACTION_CACHE_SIZE) {
-      json = Buffer.from(JSON.stringify(action), 'utf8');
-      this.actions.set(action, json);
+  /** The bytes between a line's time and tokens for `action`, from the cache; undefined once the cache is full. */
+  private actionPart(action: string): Buffer | undefined {
+    let part = this.actionParts.get(action);
+    if (part === undefined && this.actionParts.size < ACTION_CACHE_SIZE) {
+      part = Buffer.from(`","action":${JSON.stringify(action)},"tokens":`, 'utf8');
+      this.actionParts.set(action, part);
     }
-    return json;
+    return part;
   }
 
   /** Makes the day of `ms` the current one; false for what formatTimestamp should handle itself. */
@@ -153,7 +155,7 @@ export class TimelineJsonlEncoder {
     if (typeof ms !== 'number' || !Number.isInteger(ms) || ms < -MAX_MS || ms > MAX_MS) return false;
     this.dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
     const iso = formatTimestamp(this.dayStart);
-    this.dayPrefix = ascii(iso.slice(0, iso.indexOf('T') + 1));
+    this.dayHead = ascii(`{"timestamp":"${iso.slice(0, iso.indexOf('T') + 1)}`);
     return true;
   }
 
@@ -181,10 +183,13 @@ function copy(source: Buffer, target: Buffer, at: number): number {
 
 /** `HH:MM:SS.mmmZ` of `ms` milliseconds into a day. */
 function writeTimeOfDay(ms: number, out: Buffer, at: number): number {
-  const hours = (ms / HOUR_MS) | 0;
-  const minutes = ((ms / 60_000) | 0) % 60;
-  const seconds = ((ms / 1000) | 0) % 60;
-  const millis = ms % 1000;
+  // As an int32 (a day is 86,400,000 ms) every step below is integer arithmetic; on the double it
+  // is, `%` calls fmod.
+  const t = ms | 0;
+  const hours = (t / HOUR_MS) | 0;
+  const minutes = ((t / 60_000) | 0) % 60;
+  const seconds = ((t / 1000) | 0) % 60;
+  const millis = t % 1000;
   out[at] = CODE_0 + ((hours / 10) | 0);
   out[at + 1] = CODE_0 + (hours % 10);
   out[at + 2] = 0x3a; // :
@@ -203,8 +208,9 @@ function writeTimeOfDay(ms: number, out: Buffer, at: number): number {
 
 /** The decimal digits of an integer in 0..2^31-1. */
 function writeCount(n: number, out: Buffer, at: number): number {
+  const count = n | 0;
   let end = at + 1;
-  for (let rest = n; rest >= 10; rest = (rest / 10) | 0) end++;
-  for (let i = end - 1, rest = n; i >= at; i--, rest = (rest / 10) | 0) out[i] = CODE_0 + (rest % 10);
+  for (let rest = count; rest >= 10; rest = (rest / 10) | 0) end++;
+  for (let i = end - 1, rest = count; i >= at; i--, rest = (rest / 10) | 0) out[i] = CODE_0 + (rest % 10);
   return end;
 }

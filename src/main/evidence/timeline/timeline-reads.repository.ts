@@ -91,7 +91,11 @@ const COPY_FIELDS = 4;
  * as soon as its rows are in: a reader that stops taking chunks holds none, and at most two chunks
  * are in memory. Not for use inside a transaction.
  */
-export async function* timelineExportChunks(db: Db, scanId: string): AsyncGenerator<TimelineExportChunk> {
+export async function* timelineExportChunks(
+  db: Db,
+  scanId: string,
+  copyChunk = COPY_CHUNK,
+): AsyncGenerator<TimelineExportChunk> {
   if (dialectOf(db) !== 'postgres') {
     yield* timelineTupleChunks(db, scanId);
     return;
@@ -107,7 +111,7 @@ export async function* timelineExportChunks(db: Db, scanId: string): AsyncGenera
         .where('timeline_id', '=', Number(timeline.id))
         .where('seq', '>', after)
         .orderBy('seq')
-        .limit(COPY_CHUNK)
+        .limit(copyChunk)
         .compile(),
       COPY_FIELDS,
     );
@@ -115,7 +119,7 @@ export async function* timelineExportChunks(db: Db, scanId: string): AsyncGenera
   try {
     while (next) {
       const rows: BinaryCopyRows = await next;
-      next = rows.length === COPY_CHUNK ? read(rows.int4(rows.length - 1, 0)) : undefined;
+      next = rows.length === copyChunk ? read(rows.int4(rows.length - 1, 0)) : undefined;
       if (rows.length > 0) yield rows;
     }
   } finally {
