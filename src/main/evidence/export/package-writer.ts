@@ -50,6 +50,7 @@ function timelineJsonl(db: Db, scanId: string): Readable {
     (async function* () {
       for await (const rows of timelineExportChunks(db, scanId)) yield encoder.encode(rows);
     })(),
+    { objectMode: false },
   );
 }
 

@@ -79,8 +79,13 @@ export async function* timelineTupleChunks(
   }
 }
 
-/** Rows of a COPY chunk: ~50 bytes each on the wire, so a chunk holds about 2.5 MB. */
-const COPY_CHUNK = 50_000;
+/**
+ * Rows of a COPY chunk: ~50 bytes each on the wire, so a chunk holds about 500 KB and encodes in
+ * a few milliseconds, between which the deflate thread's callbacks run. Measured on a 1M-entry
+ * export under load: the server's CPU 1.45–1.56 s per download at 10,000, 1.67–1.97 at 20,000,
+ * 1.74–1.93 at 50,000 (main: 2.6).
+ */
+const COPY_CHUNK = 10_000;
 /** The columns of a COPY chunk, in TimelineTuple's order. */
 const COPY_FIELDS = 4;
 
