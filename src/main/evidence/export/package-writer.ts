@@ -44,11 +44,11 @@ class Digest extends Transform {
   }
 }
 
-function timelineJsonl(db: Db, scanId: string): Readable {
+function timelineJsonl(db: Db, timeline: { scanId: string; timelineId: number }): Readable {
   const encoder = new TimelineJsonlEncoder();
   return Readable.from(
     (async function* () {
-      for await (const rows of timelineExportChunks(db, scanId)) yield encoder.encode(rows);
+      for await (const rows of timelineExportChunks(db, timeline)) yield encoder.encode(rows);
     })(),
     { objectMode: false },
   );
@@ -158,9 +158,12 @@ export function writeEvidencePackage(db: Db, scans: readonly ScanRow[]): Readabl
         },
       };
       addBuffer(paths.evidence, json(evidence));
-      const rows = timeline.timelineId === undefined ? [] : tuples.get(timeline.timelineId);
+      const { timelineId } = timeline;
+      const rows = timelineId === undefined ? [] : tuples.get(timelineId);
       if (rows) addBuffer(paths.timeline, rows.length === 0 ? Buffer.alloc(0) : encoder.encode(rows));
-      else streamed = addStream(paths.timeline, () => timelineJsonl(db, scan.id));
+      else if (timelineId !== undefined) {
+        streamed = addStream(paths.timeline, () => timelineJsonl(db, { scanId: scan.id, timelineId }));
+      }
     }
     // What follows a long timeline waits in the ZIP's queue until it has been written out.
     if (streamed) await streamed;

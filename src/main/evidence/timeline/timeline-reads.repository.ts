@@ -90,30 +90,29 @@ const COPY_CHUNK = 10_000;
 const COPY_FIELDS = 4;
 
 /**
- * A scan's timeline in order for the export: on SQLite timelineTupleChunks; on PostgreSQL keyset
- * chunks each read by one binary COPY (see copyOutRows), the next one read while the caller
- * encodes this one, so the backend and Node work side by side. Each COPY hands its connection back
- * as soon as its rows are in: a reader that stops taking chunks holds none, and at most two chunks
- * are in memory. Not for use inside a transaction.
+ * A scan's timeline in order for the export, given its id and its timeline's (timelineInfos): on
+ * SQLite timelineTupleChunks; on PostgreSQL keyset chunks each read by one binary COPY (see
+ * copyOutRows), the next one read while the caller encodes this one, so the backend and Node work
+ * side by side. Each COPY hands its connection back as soon as its rows are in: a reader that
+ * stops taking chunks holds none, and at most two chunks are in memory. Not for use inside a
+ * transaction.
  */
 export async function* timelineExportChunks(
   db: Db,
-  scanId: string,
+  timeline: { scanId: string; timelineId: number },
   copyChunk = COPY_CHUNK,
 ): AsyncGenerator<TimelineExportChunk> {
   if (dialectOf(db) !== 'postgres') {
-    yield* timelineTupleChunks(db, scanId);
+    yield* timelineTupleChunks(db, timeline.scanId);
     return;
   }
-  const timeline = await db.selectFrom('timelines').select('id').where('scan_id', '=', scanId).executeTakeFirst();
-  if (!timeline) return;
   const read = (after: number): Promise<BinaryCopyRows> =>
     copyOutRows(
       db,
       db
         .selectFrom('timeline_entries')
         .select(['seq', 'timestamp', 'action', 'tokens'])
-        .where('timeline_id', '=', Number(timeline.id))
+        .where('timeline_id', '=', timeline.timelineId)
         .where('seq', '>', after)
         .orderBy('seq')
         .limit(copyChunk)
