@@ -7,9 +7,10 @@ import { ReusableQuery } from './reusable-query';
 // second writer waits for the first to commit before it gets the next value: seqs are handed out
 // in commit order, and a reader that sees seq n sees every smaller one. The price is that writers
 // of scans are serialized from the bump to their commit, so a writer takes it as late as it can,
-// but before its first write: every scan and violation write moves rollup rows by trigger, and a
-// writer holding one of those while it waits for the counter could deadlock with one holding the
-// counter while it waits for that row. On SQLite the writer holds the store's lock from BEGIN
+// but before its first write of a row anybody else may lock: every scan and violation write moves
+// rollup rows by trigger, and a writer holding one of those while it waits for the counter could
+// deadlock with one holding the counter while it waits for that row. Rows nobody else can see or
+// lock (an import's pyramid cells) may go before it. On SQLite the writer holds the store's lock from BEGIN
 // anyway, so the bump costs one small statement.
 
 const BUMP = new ReusableQuery((db) =>

@@ -35,6 +35,7 @@ export type { BatchedWork } from './write-batcher';
 // The speed tools (README.md lists what each one earned).
 export { ReusableQuery } from './reusable-query';
 export { tupleReader } from './tuple-reader';
+export { OpenCopy } from './postgres/copy-stream';
 export { copyOutRows } from './postgres/copy-out-rows';
 export type { BinaryCopyRows } from './postgres/binary-copy-rows';
 export {

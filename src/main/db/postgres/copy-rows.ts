@@ -104,6 +104,11 @@ export class CopyText {
     this.buffer[this.at++] = last ? NEWLINE : TAB;
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.at;
+  }
+
   /** What was written: the start of `buffer`. */
   bytes(): Buffer {
     return this.buffer.subarray(0, this.at);

@@ -1,6 +1,7 @@
 import type { Violation } from '../../../shared/api/scans';
 import {
   BulkInserter,
+  dialectOf,
   rowSample,
   SCAN_SAMPLE_COLUMNS,
   VIOLATION_SAMPLE,
@@ -8,7 +9,7 @@ import {
   type Executor,
   type NewScan,
 } from '../../db/index';
-import { GridRecorder } from '../timeline/timeline-cells.repository';
+import { GridRecorder, type PyramidParts } from '../timeline/timeline-cells.repository';
 import { GRID_MIN_ENTRIES } from '../timeline/timeline-grid';
 import { newTimelineIds, timelineInserter, timelinesInserter } from '../timeline/timeline-writes.repository';
 import { adoptStagedTimeline } from './staged-timelines.repository';
@@ -43,7 +44,13 @@ export interface NewPackageScan {
  * Scans go first (timelines and violations refer to them), violations after their scans, as a
  * scan stored alone has them (the rollup triggers).
  */
-export async function storeNewPackageScans(db: Db, trx: Executor, scans: readonly NewPackageScan[]): Promise<void> {
+export async function storeNewPackageScans(
+  db: Db,
+  trx: Executor,
+  scans: readonly NewPackageScan[],
+  /** What of the staged timelines' pyramids to write: what storeStagedCells left. */
+  stagedPyramids: PyramidParts = 'whole',
+): Promise<void> {
   if (scans.length === 0) return;
   const rows = new BulkInserter(db, trx, 'scans', PACKAGE_SCAN_SAMPLE, 100);
   for (const { row } of scans) {
@@ -75,6 +82,7 @@ export async function storeNewPackageScans(db: Db, trx: Executor, scans: readonl
     db,
     trx,
     scans.map(({ row, writer }) => ({ scanId: row.id, writer })),
+    stagedPyramids,
   );
 
   const violations = new BulkInserter(db, trx, 'violations', VIOLATION_SAMPLE, 100);
@@ -95,6 +103,7 @@ export async function storeTimelines(
   db: Db,
   trx: Executor,
   scans: readonly { scanId: string; writer: NewScanWriter }[],
+  stagedPyramids: PyramidParts = 'whole',
 ): Promise<void> {
   const held = scans.filter(({ writer }) => writer.held !== null && writer.held.length > 0);
   // After the transaction's first write: on SQLite it then holds the write lock, so the ids are free.
@@ -118,10 +127,29 @@ export async function storeTimelines(
     if (grid) await grid.store(db, trx, scanId);
   }
   await entries.flush();
-  for (const { scanId, writer } of scans) {
-    const staged = writer.timeline.id;
-    if (writer.held !== null || staged === undefined) continue;
-    await adoptStagedTimeline(trx, staged, scanId);
-    await writer.timeline.grid.store(db, trx, scanId);
+  for (const { scanId, writer } of stagedOf(scans)) {
+    await adoptStagedTimeline(trx, writer.timeline.id!, scanId);
+    await writer.timeline.grid.store(db, trx, scanId, stagedPyramids);
   }
+}
+
+const stagedOf = <T extends { writer: NewScanWriter }>(scans: readonly T[]): T[] =>
+  scans.filter(({ writer }) => writer.held === null && writer.timeline.id !== undefined);
+
+/**
+ * PostgreSQL: the pyramid cells of new scans' staged timelines, written by the closing
+ * transaction `trx` before it takes the change sequence: a million entries' cells are a few
+ * hundred ms of the server's work, which every submit waiting for the sequence would wait
+ * through. Returns what of those pyramids storeNewPackageScans is left to write: their grid rows
+ * (PostgreSQL), or the whole pyramids (SQLite, where a cell refers to its grid row, and to its
+ * scan through it).
+ */
+export async function storeStagedCells(
+  db: Db,
+  trx: Executor,
+  scans: readonly { scanId: string; writer: NewScanWriter }[],
+): Promise<PyramidParts> {
+  if (dialectOf(db) !== 'postgres') return 'whole';
+  for (const { scanId, writer } of stagedOf(scans)) await writer.timeline.grid.store(db, trx, scanId, 'cells');
+  return 'grid';
 }

@@ -5,12 +5,12 @@ import { type Db, inTransaction, nextChangeSeq, type ScanDraft, type ScanRow } f
 import { DomainError } from '../../domain-error';
 import { derivedScanId, derivedViolationId } from './import-ids';
 import { HoldBudget } from './held-entries';
-import { storeNewPackageScans } from './held-timelines';
+import { storeNewPackageScans, storeStagedCells } from './held-timelines';
 import { placedTarget, refuseTakenIn } from './import-target';
 import { findScansById, findTakenViolationIds, findVisibleScansById } from './package-lookups.repository';
 import type { PackageScan } from './package-scan';
 import { ScanCheck, type ScanDefaults } from './scan-check';
-import { discardStagedTimelines } from './staged-timelines.repository';
+import { discardAll } from './staged-timeline-writer';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
 import type { InflateBudget } from './zip/inflate-guard';
 
@@ -213,13 +213,19 @@ export async function storePackageScans(
           if (stored.has(writer.id)) throw new ImportRaced(`scan ${writer.id} was stored meanwhile`);
           refuseTakenIn(taken, scan.id, scan.evidenceEntry, writer.violations, scan.violations);
         }
-        // Taken after the checks, before the first write (db/change-sequence.ts).
+        const pyramids = await storeStagedCells(
+          db,
+          trx,
+          writers.map(({ writer }) => ({ scanId: writer.id, writer })),
+        );
+        // Taken after the checks, before any write a submit could wait for (db/change-sequence.ts).
         const seq = await nextChangeSeq(trx);
         const rows = writers.map(({ writer }) => ({ ...writer.row!, change_seq: seq }));
         await storeNewPackageScans(
           db,
           trx,
           writers.map(({ writer }, i) => ({ row: rows[i]!, violations: writer.violations, writer })),
+          pyramids,
         );
         return rows.map(storedRow);
       },
@@ -227,10 +233,7 @@ export async function storePackageScans(
     );
     for (const row of written) onStored(row);
   } catch (error) {
-    await discardStagedTimelines(
-      db,
-      writers.flatMap(({ writer }) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
-    );
+    await discardAll(writers.map(({ writer }) => writer.timeline));
     throw error;
   }
   // fromEntries defines each key as data: a package id `__proto__` stays a key like any other.

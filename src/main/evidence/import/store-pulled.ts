@@ -13,7 +13,7 @@ import {
 import { DomainError } from '../../domain-error';
 import { pulledScanId, pulledViolationId } from './import-ids';
 import { HoldBudget } from './held-entries';
-import { storeNewPackageScans, storeTimelines } from './held-timelines';
+import { storeNewPackageScans, storeStagedCells, storeTimelines } from './held-timelines';
 import { refuseTakenIn, refuseTakenViolationIds } from './import-target';
 import {
   findAcknowledgedPushes,
@@ -25,6 +25,7 @@ import type { PackageScan } from './package-scan';
 import { pulledOutcome, type PulledOutcome } from './pulled-outcome';
 import { detachTimeline, deleteViolationsOf, recordRemoteVerdict, rewritePulledScan } from './pulled-scans.repository';
 import { ScanCheck, type ScanDefaults } from './scan-check';
+import { discardAll } from './staged-timeline-writer';
 import { discardStagedTimelines } from './staged-timelines.repository';
 import { ImportRaced, scanRow } from './store-package';
 import { NewScanWriter, StoredScanComparison } from './store-sinks';
@@ -157,7 +158,7 @@ async function place(
     defaults ??= check.defaults();
     await sink?.end(defaults);
   } catch (error) {
-    if (sink instanceof NewScanWriter) await discard(db, [sink]);
+    if (sink instanceof NewScanWriter) await sink.timeline.discard();
     throw error;
   }
   const newRow = row(defaults);
@@ -186,13 +187,6 @@ async function stageAgain(db: Db, placed: Placed, budget: InflateBudget, hold: H
   const defaults: ScanDefaults = { createdAt: placed.row.created_at, action: placed.row.action };
   for await (const chunk of placed.scan.timeline.read(budget)) await writer.take(chunk, defaults);
   await writer.end(defaults);
-}
-
-async function discard(db: Db, writers: readonly NewScanWriter[]): Promise<void> {
-  await discardStagedTimelines(
-    db,
-    writers.flatMap((writer) => (writer.timeline.id === undefined ? [] : [writer.timeline.id])),
-  );
 }
 
 /** What the closing transaction finds of the package's scans, looked up at once. */
@@ -319,7 +313,13 @@ export async function storePulledScans(
       db,
       async (trx) => {
         const timelines: number[] = [];
-        // Taken before the first write (db/change-sequence.ts), and only when a scan is written.
+        const fresh = placed.filter((one) => one.outcome === 'new');
+        const pyramids = await storeStagedCells(
+          db,
+          trx,
+          fresh.map((one) => ({ scanId: one.row.id, writer: one.writer! })),
+        );
+        // Taken before any write a submit could wait for (db/change-sequence.ts), and only when a scan is written.
         const writes = placed.some((one) => one.outcome !== 'unchanged' && one.outcome !== 'echoed');
         const seq = writes ? await nextChangeSeq(trx) : 0;
         const found = await findAgain(trx, placement, placed);
@@ -327,7 +327,6 @@ export async function storePulledScans(
           const id = await write(db, trx, placement, one, seq, found);
           if (id !== undefined) timelines.push(id);
         }
-        const fresh = placed.filter((one) => one.outcome === 'new');
         await storeNewPackageScans(
           db,
           trx,
@@ -336,6 +335,7 @@ export async function storePulledScans(
             violations: one.violations,
             writer: one.writer!,
           })),
+          pyramids,
         );
         await closing(trx);
         return { timelines, seq };
@@ -345,10 +345,7 @@ export async function storePulledScans(
     seq = written.seq;
     await discardStagedTimelines(db, written.timelines);
   } catch (error) {
-    await discard(
-      db,
-      placed.flatMap((one) => (one.writer ? [one.writer] : [])),
-    );
+    await discardAll(placed.flatMap((one) => (one.writer ? [one.writer.timeline] : [])));
     throw error;
   }
   if (onStored) for (const one of placed) if (one.outcome === 'new') onStored(toStoredRow(one.row, seq!));

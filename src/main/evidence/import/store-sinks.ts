@@ -7,7 +7,7 @@ import { timelineChunks } from '../timeline/timeline-reads.repository';
 import { sameViolations, type PackageScan } from './package-scan';
 import type { ScanDefaults } from './scan-check';
 import { HeldEntries, type HoldBudget } from './held-entries';
-import { StagedTimelineWriter } from './staged-timelines.repository';
+import { stagedTimelineWriter, type StagedTimelineWriter } from './staged-timeline-writer';
 
 // Where a package scan's timeline goes, chunk by chunk, as it is checked: compared with the
 // scan already stored under its id, or staged as a new scan's.
@@ -126,7 +126,7 @@ export class NewScanWriter implements TimelineSink {
     private readonly toRow: (defaults: ScanDefaults) => ScanDraft,
     private readonly budget?: HoldBudget,
   ) {
-    this.timeline = new StagedTimelineWriter(db);
+    this.timeline = stagedTimelineWriter(db);
     this.held = budget ? new HeldEntries() : null;
   }
 

@@ -37,10 +37,18 @@ export function insertGrid(db: Db, trx: Executor, scanId: string, grid: Grid): P
 
 /** Stores a scan's pyramid inside the caller's transaction `trx` on `db`, a cell as it comes. */
 export async function insertCells(db: Db, trx: Executor, scanId: string, grid: CellStream): Promise<void> {
+  await insertGridRow(trx, scanId, grid);
+  await insertCellRows(db, trx, scanId, grid);
+}
+
+async function insertGridRow(trx: Executor, scanId: string, grid: CellStream): Promise<void> {
   await trx
     .insertInto('timeline_grids')
     .values({ scan_id: scanId, origin: grid.origin, width: grid.width, levels: grid.levels })
     .execute();
+}
+
+async function insertCellRows(db: Db, trx: Executor, scanId: string, grid: CellStream): Promise<void> {
   const rows = new BulkInserter(db, trx, 'timeline_cells', CELL_SAMPLE, CELL_ROWS);
   const row: Parameters<typeof rows.pushRow>[0] = [scanId, 0, 0, 0, 0, 0, 0, 0, 0];
   for (const c of grid.cells()) {
@@ -106,6 +114,14 @@ export async function findCells(db: Executor, scanId: string, ranges: readonly C
 }
 
 /**
+ * What of a pyramid a store writes. The grid row refers to the scan; the cells, on PostgreSQL,
+ * refer to nothing (migration 2026_11_29_120000_cascade_bulk_rows_by_trigger), so they may go
+ * before the scan row and apart from their grid row, in the same transaction. On SQLite each
+ * cell refers to its grid row: `whole` only.
+ */
+export type PyramidParts = 'whole' | 'grid' | 'cells';
+
+/**
  * Summarises a timeline as a writer streams it in order (import, submit), and stores the pyramid
  * once it is done if the timeline is long: no second read of the entries.
  */
@@ -119,11 +135,14 @@ export class GridRecorder {
   }
 
   /**
-   * Stores the pyramid of what was pushed under `scanId` (if long enough). What was pushed is
-   * kept: a PostgreSQL retry of the transaction stores it again, whole.
+   * Stores the pyramid of what was pushed under `scanId` (if long enough): `parts` says whether
+   * its grid row, its cells or both. What was pushed is kept: a PostgreSQL retry of the
+   * transaction stores it again, whole.
    */
-  async store(db: Db, trx: Executor, scanId: string): Promise<void> {
+  async store(db: Db, trx: Executor, scanId: string, parts: PyramidParts = 'whole'): Promise<void> {
     const grid = this.builder.pyramid();
-    if (grid && this.entries > GRID_MIN_ENTRIES) await insertCells(db, trx, scanId, grid);
+    if (!grid || this.entries <= GRID_MIN_ENTRIES) return;
+    if (parts !== 'cells') await insertGridRow(trx, scanId, grid);
+    if (parts !== 'grid') await insertCellRows(db, trx, scanId, grid);
   }
 }

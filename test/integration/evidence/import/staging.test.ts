@@ -1,19 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { CopiedTimelineWriter } from '../../../../src/main/evidence/import/copied-timeline-writer';
 import { derivedScanId } from '../../../../src/main/evidence/import/import-ids';
-import {
-  STAGE_ROWS,
-  StagedTimelineWriter,
-  sweepStagedTimelines,
-} from '../../../../src/main/evidence/import/staged-timelines.repository';
+import { stagedTimelineWriter } from '../../../../src/main/evidence/import/staged-timeline-writer';
+import { STAGE_ROWS, sweepStagedTimelines } from '../../../../src/main/evidence/import/staged-timelines.repository';
+import { SteppedTimelineWriter } from '../../../../src/main/evidence/import/stepped-timeline-writer';
 import { deleteUser } from '../../../../src/main/users/users.repository';
 import type { ImportResult } from '../../../../src/shared/api/evidence';
 import { expectError } from '../../../helpers/assertions';
 import { createTestContext, type TestContext } from '../../../helpers/test-app';
+import { onPostgres } from '../../../helpers/test-database';
 import { entriesWithScan } from '../../../helpers/timeline-rows';
 import { buildZip } from '../../../helpers/zip-builder';
 
-// A long import writes its timeline in steps that other writers get the store between, and
-// nobody sees any of it before the whole package is accepted.
+// A long import writes its timeline while other writers go on (SQLite: in steps that they get
+// the store between; PostgreSQL: through one COPY that locks nothing they need), and nobody sees
+// any of it before the whole package is accepted.
 
 const URL = '/v1/evidence/imports';
 const ENTRIES = 12 * STAGE_ROWS;
@@ -43,6 +45,23 @@ const staged = async (ctx: TestContext): Promise<number> => {
   return Number(row.n);
 };
 
+/** Whether an import is writing a timeline: staged rows on SQLite, a COPY under way on PostgreSQL (uncommitted, so unseen). */
+const writing = async (ctx: TestContext): Promise<boolean> => {
+  if (!onPostgres) return (await staged(ctx)) > 0;
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from pg_stat_activity
+    where datname = current_database() and query like 'COPY "timeline_entries"%' and state <> 'idle'`.execute(ctx.db);
+  return rows[0]!.n > 0;
+};
+
+const entryCount = async (ctx: TestContext): Promise<number> => {
+  const row = await ctx.db
+    .selectFrom('timeline_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};
+
 async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -60,8 +79,7 @@ describe('evidence import in steps', () => {
 
   afterAll(() => ctx?.close());
 
-  it('lets another user submit while a long import runs, and shows nothing of the import until it is whole', async () => {
-    const other = await ctx.createUser('submitter');
+  it('shows nothing of a long import until it is whole', async () => {
     const id = derivedScanId(ctx.owner.id, 'staging_long');
     let importDone = false;
     const importing = postZip(ctx, buildZip([{ name: 'long.json', data: evidenceJson('staging_long', ENTRIES) }])).then(
@@ -70,23 +88,13 @@ describe('evidence import in steps', () => {
         return response;
       },
     );
-    await until(async () => importDone || (await staged(ctx)) > 0);
+    await until(async () => importDone || (await writing(ctx)));
     expect(importDone).toBe(false);
 
     // Half-written: the scan is not there, not listed, not counted.
     expectError(await ctx.request({ method: 'GET', url: `/v1/scans/${id}` }), 404, 'not_found');
     const list = await ctx.request({ method: 'GET', url: '/v1/scans' });
     expect((list.json() as { total: number }).total).toBe(0);
-
-    const submitted = await ctx.request({
-      method: 'POST',
-      url: '/v1/scans',
-      as: other,
-      payload: { tool: 'cursor', action: 'edit', tokens: 3 },
-    });
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    // Stored between two of the import's steps, not after the whole import.
-    expect(importDone).toBe(false);
 
     const response = await importing;
     expect(response.statusCode, response.body).toBe(201);
@@ -95,6 +103,24 @@ describe('evidence import in steps', () => {
     const stored = await entriesWithScan(ctx.db).where('timelines.scan_id', '=', id).execute();
     expect(stored).toHaveLength(ENTRIES);
     expect(stored.map((entry) => Number(entry.seq)).sort((x, y) => x - y)).toEqual([...Array(ENTRIES).keys()]);
+  });
+
+  it('stores a submit while a timeline is half staged', async () => {
+    const other = await ctx.createUser('submitter');
+    const writer = stagedTimelineWriter(ctx.db);
+    const entries = Array.from({ length: 6 * STAGE_ROWS }, (_, i) => ({ timestamp: i, action: 'a', tokens: 1 }));
+    await writer.write(entries.slice(0, 3 * STAGE_ROWS));
+    const submitted = await ctx.request({
+      method: 'POST',
+      url: '/v1/scans',
+      as: other,
+      payload: { tool: 'cursor', action: 'edit', tokens: 3 },
+    });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    await writer.write(entries.slice(3 * STAGE_ROWS));
+    await writer.settled();
+    await writer.discard();
+    expect(await staged(ctx)).toBe(0);
   });
 
   it('deletes what it staged when the package is refused after a long timeline', async () => {
@@ -119,7 +145,7 @@ describe('evidence import in steps', () => {
   // 2026_11_29_120000_cascade_bulk_rows_by_trigger): what the key guaranteed, on both backends.
   it('writes no entry once its staged timeline is gone, and fails the step', async () => {
     const entries = Array.from({ length: STAGE_ROWS + 10 }, (_, i) => ({ timestamp: i, action: 'a', tokens: 1 }));
-    const writer = new StagedTimelineWriter(ctx.db);
+    const writer = new SteppedTimelineWriter(ctx.db);
     await writer.write(entries.slice(0, STAGE_ROWS));
     await writer.settled();
     const id = writer.id!;
@@ -206,4 +232,27 @@ describe('evidence import in steps', () => {
     expect(await sweepStagedTimelines(ctx.db, 0)).toBe(1);
     expect(await staged(ctx)).toBe(0);
   });
+
+  it.runIf(onPostgres)(
+    'leaves nothing of a copied timeline that is abandoned or whose COPY fails, and gives its connection back',
+    async () => {
+      const before = await entryCount(ctx);
+      // Long enough for several sends before the end.
+      const entries = Array.from({ length: 20_000 }, (_, i) => ({ timestamp: i, action: 'read', tokens: i % 5 }));
+      // More writers than the pool has connections: each must give its own back.
+      for (let i = 0; i < 12; i++) {
+        const writer = new CopiedTimelineWriter(ctx.db);
+        await writer.write(entries);
+        if (i % 2 === 0) {
+          await writer.discard();
+        } else {
+          await writer.write([{ timestamp: 20_000, action: 'read', tokens: -1 }]);
+          await expect(writer.settled()).rejects.toThrow(/violates check constraint/);
+          await writer.discard();
+        }
+      }
+      expect(await entryCount(ctx)).toBe(before);
+      expect(await staged(ctx)).toBe(0);
+    },
+  );
 });
