@@ -26,8 +26,9 @@ export class BinaryCopyRows {
       throw new Error('not a binary COPY output: no PGCOPY signature');
     }
     let at = HEADER_BYTES + bytes.readUInt32BE(HEADER_BYTES - 4);
-    // Each row takes at least its field count and one length per field.
-    let starts = new Int32Array(Math.max(16, Math.ceil(bytes.length / (2 + 4 * fields))) * fields);
+    // A first guess of the rows, as if each field held 4 bytes (an int4 or a short text): grown
+    // when they are narrower.
+    let starts = new Int32Array(Math.max(16, Math.ceil(bytes.length / (2 + 8 * fields))) * fields);
     let rows = 0;
     for (;;) {
       if (at + 2 > bytes.length) throw new Error('binary COPY output ends without its trailer');
