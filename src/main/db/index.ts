@@ -36,6 +36,8 @@ export type { BatchedWork } from './write-batcher';
 export { ReusableQuery } from './reusable-query';
 export { tupleReader } from './tuple-reader';
 export { OpenCopy } from './postgres/copy-stream';
+export { copyOutRows } from './postgres/copy-out-rows';
+export type { BinaryCopyRows } from './postgres/binary-copy-rows';
 export {
   BulkInserter,
   relaxForBulkLoad,

@@ -15,7 +15,7 @@ import type { Db, ScanRow } from '../../db/index';
 import { toScan, toViolation } from '../../scans/scan-mapping';
 import { findViolationsOf } from '../../scans/scans.repository';
 import { VERSION } from '../../version';
-import { timelineTupleChunks } from '../timeline/timeline-reads.repository';
+import { timelineExportChunks } from '../timeline/timeline-reads.repository';
 import { timelineInfos, timelinesTupleChunks } from '../timeline/timeline-batch-reads.repository';
 import { TIMELINE_CHUNK, type TimelineTuple } from '../timeline/timeline-entry';
 import { TimelineJsonlEncoder } from '../jsonl/timeline-encoder';
@@ -44,12 +44,13 @@ class Digest extends Transform {
   }
 }
 
-function timelineJsonl(db: Db, scanId: string): Readable {
+function timelineJsonl(db: Db, timeline: { scanId: string; timelineId: number }): Readable {
   const encoder = new TimelineJsonlEncoder();
   return Readable.from(
     (async function* () {
-      for await (const rows of timelineTupleChunks(db, scanId)) yield encoder.encode(rows);
+      for await (const rows of timelineExportChunks(db, timeline)) yield encoder.encode(rows);
     })(),
+    { objectMode: false },
   );
 }
 
@@ -157,9 +158,12 @@ export function writeEvidencePackage(db: Db, scans: readonly ScanRow[]): Readabl
         },
       };
       addBuffer(paths.evidence, json(evidence));
-      const rows = timeline.timelineId === undefined ? [] : tuples.get(timeline.timelineId);
+      const { timelineId } = timeline;
+      const rows = timelineId === undefined ? [] : tuples.get(timelineId);
       if (rows) addBuffer(paths.timeline, rows.length === 0 ? Buffer.alloc(0) : encoder.encode(rows));
-      else streamed = addStream(paths.timeline, () => timelineJsonl(db, scan.id));
+      else if (timelineId !== undefined) {
+        streamed = addStream(paths.timeline, () => timelineJsonl(db, { scanId: scan.id, timelineId }));
+      }
     }
     // What follows a long timeline waits in the ZIP's queue until it has been written out.
     if (streamed) await streamed;

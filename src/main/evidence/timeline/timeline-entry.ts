@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '../../../shared/api/scans';
-import type { TimelineEntryRow } from '../../db/index';
+import type { BinaryCopyRows, TimelineEntryRow } from '../../db/index';
 
 /**
  * A timeline entry as every part of the core holds it (submit, import, demo, the store): the
@@ -12,6 +12,12 @@ export type TimelineRow = Omit<TimelineEntryRow, 'timeline_id'>;
 
 /** A timeline row as the export reads it: an array per row costs less than an object. */
 export type TimelineTuple = [seq: number, timestamp: number, action: string, tokens: number];
+
+/**
+ * A chunk of a timeline as the export reads it: rows as arrays, or on PostgreSQL a binary COPY of
+ * the same four columns in the same order (TimelineJsonlEncoder takes both).
+ */
+export type TimelineExportChunk = TimelineTuple[] | BinaryCopyRows;
 
 /**
  * Entries handed on at a time wherever a timeline streams: a read of the store (the evidence

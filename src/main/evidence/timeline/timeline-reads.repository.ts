@@ -1,6 +1,6 @@
-import { type Db, type Executor, tupleReader } from '../../db/index';
+import { type BinaryCopyRows, copyOutRows, type Db, dialectOf, type Executor, tupleReader } from '../../db/index';
 import { gridTotals } from './timeline-cells.repository';
-import { TIMELINE_CHUNK, type TimelineRow, type TimelineTuple } from './timeline-entry';
+import { TIMELINE_CHUNK, type TimelineExportChunk, type TimelineRow, type TimelineTuple } from './timeline-entry';
 import { scanTimelineId } from './timeline-lookup';
 
 // A scan's timeline read in order: its totals, all of it a chunk at a time (the evidence body, the
@@ -76,6 +76,59 @@ export async function* timelineTupleChunks(
     yield rows;
     params[afterAt] = rows[rows.length - 1]![0];
     if (rows.length < chunkSize) return;
+  }
+}
+
+/**
+ * Rows of a COPY chunk: ~50 bytes each on the wire, so a chunk holds about 500 KB and encodes in
+ * a few milliseconds, between which the deflate thread's callbacks run. Measured on a 1M-entry
+ * export under load: the server's CPU 1.45–1.56 s per download at 10,000, 1.67–1.97 at 20,000,
+ * 1.74–1.93 at 50,000 (main: 2.6).
+ */
+const COPY_CHUNK = 10_000;
+/** The columns of a COPY chunk, in TimelineTuple's order. */
+const COPY_FIELDS = 4;
+
+/**
+ * A scan's timeline in order for the export, given its id and its timeline's (timelineInfos): on
+ * SQLite timelineTupleChunks; on PostgreSQL keyset chunks each read by one binary COPY (see
+ * copyOutRows), the next one read while the caller encodes this one, so the backend and Node work
+ * side by side. Each COPY hands its connection back as soon as its rows are in: a reader that
+ * stops taking chunks holds none, and at most two chunks are in memory. Not for use inside a
+ * transaction.
+ */
+export async function* timelineExportChunks(
+  db: Db,
+  timeline: { scanId: string; timelineId: number },
+  copyChunk = COPY_CHUNK,
+): AsyncGenerator<TimelineExportChunk> {
+  if (dialectOf(db) !== 'postgres') {
+    yield* timelineTupleChunks(db, timeline.scanId);
+    return;
+  }
+  const read = (after: number): Promise<BinaryCopyRows> =>
+    copyOutRows(
+      db,
+      db
+        .selectFrom('timeline_entries')
+        .select(['seq', 'timestamp', 'action', 'tokens'])
+        .where('timeline_id', '=', timeline.timelineId)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(copyChunk)
+        .compile(),
+      COPY_FIELDS,
+    );
+  let next: Promise<BinaryCopyRows> | undefined = read(FIRST_AFTER);
+  try {
+    while (next) {
+      const rows: BinaryCopyRows = await next;
+      next = rows.length === copyChunk ? read(rows.int4(rows.length - 1, 0)) : undefined;
+      if (rows.length > 0) yield rows;
+    }
+  } finally {
+    // A caller that stopped early leaves the read ahead to finish and hand its connection back.
+    next?.catch(() => undefined);
   }
 }
 

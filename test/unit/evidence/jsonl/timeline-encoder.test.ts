@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineTuple } from '../../../../src/main/evidence/timeline/timeline-entry';
 import { TimelineJsonlEncoder, timelineLine } from '../../../../src/main/evidence/jsonl/timeline-encoder';
+import { BinaryCopyRows } from '../../../../src/main/db/postgres/binary-copy-rows';
+import { timelineCopyOf } from '../../../helpers/binary-copy';
 import { makeRng } from '../../../helpers/reliability';
 
 const DAY = 86_400_000;
@@ -12,10 +14,29 @@ const reference = (rows: readonly TimelineTuple[]): Buffer =>
 const tuples = (values: readonly (readonly [number, string, number])[]): TimelineTuple[] =>
   values.map(([timestamp, action, tokens], seq) => [seq, timestamp, action, tokens]);
 
-/** Encodes the chunks with one encoder, as a stream does, and checks each against the reference. */
+/**
+ * What a PostgreSQL store can hold and hand back by binary COPY: int8 numbers and text that is
+ * UTF-8 without NUL (lone surrogates come back as U+FFFD, so they are left out).
+ */
+const copyable = ([, timestamp, action, tokens]: TimelineTuple): boolean =>
+  [timestamp, tokens].every((n) => Number.isSafeInteger(n)) &&
+  typeof action === 'string' &&
+  !action.includes('\u0000') &&
+  Buffer.from(action, 'utf8').toString('utf8') === action;
+
+/**
+ * Encodes the chunks with one encoder, as a stream does, and checks each against the reference;
+ * then the same from binary COPY output, with another, for the rows a COPY can carry.
+ */
 function expectSameBytes(chunks: readonly (readonly TimelineTuple[])[]): void {
   const encoder = new TimelineJsonlEncoder();
-  for (const rows of chunks) expect(encoder.encode(rows).equals(reference(rows))).toBe(true);
+  for (const rows of chunks) expect(encoder.encode(rows as TimelineTuple[]).equals(reference(rows))).toBe(true);
+  const fromCopy = new TimelineJsonlEncoder();
+  for (const chunk of chunks) {
+    const rows = chunk.filter(copyable);
+    const copy = new BinaryCopyRows(timelineCopyOf(rows), 4);
+    expect(fromCopy.encode(copy).equals(reference(rows))).toBe(true);
+  }
 }
 
 /** Deterministic draws in [0, 1). */
@@ -107,6 +128,19 @@ describe('TimelineJsonlEncoder', () => {
       [start + 1, `${'é'.repeat(1 << 20)}"`, 2],
     ]);
     expectSameBytes([unique, long, unique.slice(0, 10)]);
+  });
+
+  it('tells apart actions whose bytes hash alike', () => {
+    // The two collide in the encoder's 32-bit FNV-1a of a COPY's action bytes.
+    const start = Date.UTC(2025, 0, 1);
+    expectSameBytes([
+      tuples([
+        [start, 'tool.5pwu', 1],
+        [start + 1, 'tool.g5fa', 2],
+        [start + 2, 'tool.5pwu', 3],
+        [start + 3, 'tool.g5fa', 4],
+      ]),
+    ]);
   });
 
   it('writes the same bytes over many mixed chunks with one encoder', () => {
