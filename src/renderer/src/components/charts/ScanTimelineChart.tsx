@@ -59,17 +59,6 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
       style={{ minHeight: overview.length > 1 ? PLOT_PX + STRIP_PX : PLOT_PX }}
     >
       {width > 0 && (
-        <PlotGrid
-          width={width}
-          height={PLOT_PX}
-          margin={MARGIN}
-          valueAxisWidth={TOKEN_AXIS_PX}
-          time={{ ticks: time.ticks, from, to }}
-          values={tokens}
-          stroke="var(--border)"
-        />
-      )}
-      {width > 0 && (
         <ComposedChart width={width} height={PLOT_PX} data={points} margin={MARGIN}>
           <XAxis dataKey="t" {...timeAxisProps(time, from, to)} stroke="var(--muted)" />
           <YAxis
@@ -102,6 +91,17 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
             <ReferenceLine x={highlight} stroke="var(--sev-high)" strokeWidth={2} label="selected" />
           )}
         </ComposedChart>
+      )}
+      {width > 0 && (
+        <PlotGrid
+          width={width}
+          height={PLOT_PX}
+          margin={MARGIN}
+          valueAxisWidth={TOKEN_AXIS_PX}
+          time={{ ticks: time.ticks, from, to }}
+          values={tokens}
+          stroke="var(--border)"
+        />
       )}
       {width > 0 && overview.length > 1 && (
         <ComposedChart

@@ -78,17 +78,6 @@ export const StackedAreaChart = memo(function StackedAreaChart({
       {/* The plot alone: recharts' Legend would measure itself and lay the whole chart out again. */}
       <div className="plot-box" style={{ height: height - LEGEND_PX }}>
         {width > 0 && (
-          <PlotGrid
-            width={width}
-            height={height - LEGEND_PX}
-            margin={MARGIN}
-            valueAxisWidth={VALUE_AXIS_PX}
-            time={{ ticks: time.ticks, from, to }}
-            values={counts}
-            stroke={GRID_STROKE}
-          />
-        )}
-        {width > 0 && (
           <AreaChart
             width={width}
             height={height - LEGEND_PX}
@@ -126,6 +115,17 @@ export const StackedAreaChart = memo(function StackedAreaChart({
               />
             ))}
           </AreaChart>
+        )}
+        {width > 0 && (
+          <PlotGrid
+            width={width}
+            height={height - LEGEND_PX}
+            margin={MARGIN}
+            valueAxisWidth={VALUE_AXIS_PX}
+            time={{ ticks: time.ticks, from, to }}
+            values={counts}
+            stroke={GRID_STROKE}
+          />
         )}
       </div>
       {/* Drawn from the series: recharts' legend icons show a stroke, never a pattern. */}
