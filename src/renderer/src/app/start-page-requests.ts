@@ -5,7 +5,7 @@ import { parseScansSearch } from '../features/scans/scans-search';
 import { scansQuery } from '../features/scans/use-scans';
 import { meQuery } from '../features/users/users-api';
 import { startQuery } from '../lib/start-query';
-import { pageOfPath } from './page-of-path';
+import { pageOfPath, scanIdOfPath } from './page-of-path';
 import { queryClient } from './query-client';
 
 // main.tsx imports this second, after start-page-chunk.ts: the first load's requests leave while
@@ -16,16 +16,7 @@ import { queryClient } from './query-client';
 // arrive before its page is drawn anyway.
 void startQuery(queryClient, meQuery);
 const { pathname, search } = window.location;
-const page = pageOfPath(pathname);
-if (page === 'scans') void startQuery(queryClient, scansQuery(parseScansSearch(defaultParseSearch(search))));
-if (page === 'scanDetail') {
-  const segment = pathname.split('/')[2] ?? '';
-  const scanId = (() => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return undefined;
-    }
-  })();
-  if (scanId) startScanDetailRequests(queryClient, scanId, parseScanDetailSearch(defaultParseSearch(search)));
-}
+if (pageOfPath(pathname) === 'scans')
+  void startQuery(queryClient, scansQuery(parseScansSearch(defaultParseSearch(search))));
+const scanId = scanIdOfPath(pathname);
+if (scanId) startScanDetailRequests(queryClient, scanId, parseScanDetailSearch(defaultParseSearch(search)));
