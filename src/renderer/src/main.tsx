@@ -1,5 +1,6 @@
-// First: starts the page's chunk while the rest of the entry is evaluated.
+// First: starts the page's chunk, then its requests, while the rest of the entry is evaluated.
 import './app/start-page-chunk';
+import './app/start-page-requests';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -20,3 +20,13 @@ export function pageOfPath(pathname: string): PageName | undefined {
   if (exact) return exact;
   return /^\/scans\/[^/]+$/.test(path) ? 'scanDetail' : undefined;
 }
+
+/** The scan a scan page's path names, decoded as the router decodes its `$scanId`; else undefined. */
+export function scanIdOfPath(pathname: string): string | undefined {
+  if (pageOfPath(pathname) !== 'scanDetail') return undefined;
+  try {
+    return decodeURIComponent(pathname.split('/')[2]!);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,10 +1,46 @@
 import { toWall } from './time-zone';
 
-const integer = new Intl.NumberFormat('en-US');
-const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+// Whole numbers, which is all the viewer counts, are written here as en-US writes them: the first
+// Intl formatter a page builds loads the engine's locale data, 20–40 ms before anything is drawn.
+// Intl stays for what such arithmetic would get wrong (fractions, -0, very large numbers).
+let integer: Intl.NumberFormat | undefined;
+let compact: Intl.NumberFormat | undefined;
 
-export const formatCount = (n: number): string => integer.format(n);
-export const formatCompact = (n: number): string => compact.format(n);
+/** Beyond this the compact form's tenths are no longer exact in a double. */
+const COMPACT_EXACT_LIMIT = 1e14;
+const COMPACT_UNITS = [
+  { size: 1e3, suffix: 'K' },
+  { size: 1e6, suffix: 'M' },
+  { size: 1e9, suffix: 'B' },
+  { size: 1e12, suffix: 'T' },
+] as const;
+
+const isPlainInteger = (n: number): boolean => Number.isSafeInteger(n) && !Object.is(n, -0);
+
+/** `1,234,567`, as `Intl.NumberFormat('en-US')` writes it. */
+export function formatCount(n: number): string {
+  if (!isPlainInteger(n)) return (integer ??= new Intl.NumberFormat('en-US')).format(n);
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** `1.2K`, `35M`, as `Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })` writes it. */
+export function formatCompact(n: number): string {
+  const size = Math.abs(n);
+  if (!isPlainInteger(n) || size >= COMPACT_EXACT_LIMIT) {
+    return (compact ??= new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 })).format(n);
+  }
+  const sign = n < 0 ? '-' : '';
+  let unit = COMPACT_UNITS.findLastIndex((u) => u.size <= size);
+  if (unit < 0) return String(n);
+  // Tenths of the unit, half away from zero; 999.95K is written 1M.
+  let tenths = Math.round((size * 10) / COMPACT_UNITS[unit]!.size);
+  if (tenths >= 10_000 && unit < COMPACT_UNITS.length - 1) {
+    unit += 1;
+    tenths = Math.round((size * 10) / COMPACT_UNITS[unit]!.size);
+  }
+  const fraction = tenths % 10 === 0 ? '' : `.${tenths % 10}`;
+  return `${sign}${Math.floor(tenths / 10)}${fraction}${COMPACT_UNITS[unit]!.suffix}`;
+}
 
 // Every time the viewer shows is written here, ISO-style and 24-hour, in the zone the view names
 // once in a header or column title (see useClock): components never format dates themselves.

@@ -1,16 +1,4 @@
-import {
-  Area,
-  AreaChart,
-  Brush,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ReferenceLine,
-  Scatter,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Area, AreaChart, Brush, ComposedChart, Line, ReferenceLine, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { memo, useMemo } from 'react';
 import type { ChartPoint, TimelineSource } from '../../features/scan-detail/timeline-shaping';
 import { formatCompact, formatCount } from '../../lib/format';
@@ -19,10 +7,13 @@ import { useClock } from '../../lib/use-clock';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
 import { AxisTick } from './AxisTick';
+import { PlotGrid } from './PlotGrid';
 import { timeAxisProps } from './time-axis';
 
+const MARGIN = { top: 8, right: 16, bottom: 0, left: 8 };
+const TOKEN_AXIS_PX = 56;
 // The plot's width is the chart's less the token axis and the margins.
-const AXIS_AND_MARGINS_PX = 56 + 8 + 16;
+const AXIS_AND_MARGINS_PX = TOKEN_AXIS_PX + MARGIN.left + MARGIN.right;
 /** The plot's height and the brush strip's below it: the box keeps their room until its width is known. */
 const PLOT_PX = 260;
 const STRIP_PX = 56;
@@ -68,22 +59,16 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
       style={{ minHeight: overview.length > 1 ? PLOT_PX + STRIP_PX : PLOT_PX }}
     >
       {width > 0 && (
-        <ComposedChart width={width} height={PLOT_PX} data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
-          {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
-          <CartesianGrid
-            stroke="var(--border)"
-            strokeDasharray="3 3"
-            verticalValues={time.ticks}
-            horizontalValues={tokens}
-          />
+        <ComposedChart width={width} height={PLOT_PX} data={points} margin={MARGIN}>
           <XAxis dataKey="t" {...timeAxisProps(time, from, to)} stroke="var(--muted)" />
           <YAxis
             tickFormatter={formatCompact}
             domain={[0, tokens.at(-1)!]}
             ticks={tokens}
             interval={0}
+            niceTicks="none"
             stroke="var(--muted)"
-            width={56}
+            width={TOKEN_AXIS_PX}
             tick={AxisTick}
           />
           <Tooltip
@@ -106,6 +91,17 @@ export const ScanTimelineChart = memo(function ScanTimelineChart({
             <ReferenceLine x={highlight} stroke="var(--sev-high)" strokeWidth={2} label="selected" />
           )}
         </ComposedChart>
+      )}
+      {width > 0 && (
+        <PlotGrid
+          width={width}
+          height={PLOT_PX}
+          margin={MARGIN}
+          valueAxisWidth={TOKEN_AXIS_PX}
+          time={{ ticks: time.ticks, from, to }}
+          values={tokens}
+          stroke="var(--border)"
+        />
       )}
       {width > 0 && overview.length > 1 && (
         <ComposedChart

@@ -1,15 +1,20 @@
 import { memo, useId, useMemo } from 'react';
-import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, AreaChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { ticksForWidth } from '../../lib/time-ticks';
 import { useElementWidth } from '../../lib/use-element-width';
 import { valueTicks } from '../../lib/value-ticks';
 import { AxisTick } from './AxisTick';
 import { PaintDefs, paintFill } from './PaintDefs';
+import { PlotGrid } from './PlotGrid';
 import { timeAxisProps } from './time-axis';
 import { hueColor, OTHER_COLOR, paintAt, type Paint } from './palette';
 
+const MARGIN = { top: 8, right: 16, bottom: 0, left: 0 };
+const VALUE_AXIS_PX = 56;
 // The plot's width is the chart's less the value axis and the right margin.
-const AXIS_AND_MARGINS_PX = 56 + 16;
+const AXIS_AND_MARGINS_PX = VALUE_AXIS_PX + MARGIN.right;
+/** The grid's colour: recharts' own default, which these charts always had. */
+const GRID_STROKE = '#ccc';
 /** The room the legend below the plot takes of the chart's height (one line of it). */
 const LEGEND_PX = 28;
 
@@ -71,30 +76,24 @@ export const StackedAreaChart = memo(function StackedAreaChart({
   return (
     <div ref={box}>
       {/* The plot alone: recharts' Legend would measure itself and lay the whole chart out again. */}
-      <div style={{ height: height - LEGEND_PX }}>
+      <div className="plot-box" style={{ height: height - LEGEND_PX }}>
         {width > 0 && (
           <AreaChart
             width={width}
             height={height - LEGEND_PX}
             accessibilityLayer={false}
             data={rows as ({ start: number } & Record<string, number>)[]}
-            margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+            margin={MARGIN}
           >
             <PaintDefs prefix={prefix} paints={paints.filter((p) => p !== 'other')} />
-            {/* The grid on the axes' own ticks: left to find them, recharts measures every label's text. */}
-            <CartesianGrid
-              strokeDasharray="3 3"
-              className="chart-grid"
-              verticalValues={time.ticks}
-              horizontalValues={counts}
-            />
             <XAxis dataKey="start" {...timeAxisProps(time, from, to)} />
             <YAxis
               tickFormatter={formatY}
               domain={[0, counts.at(-1)!]}
               ticks={counts}
               interval={0}
-              width={56}
+              niceTicks="none"
+              width={VALUE_AXIS_PX}
               tick={AxisTick}
             />
             <Tooltip
@@ -116,6 +115,17 @@ export const StackedAreaChart = memo(function StackedAreaChart({
               />
             ))}
           </AreaChart>
+        )}
+        {width > 0 && (
+          <PlotGrid
+            width={width}
+            height={height - LEGEND_PX}
+            margin={MARGIN}
+            valueAxisWidth={VALUE_AXIS_PX}
+            time={{ ticks: time.ticks, from, to }}
+            values={counts}
+            stroke={GRID_STROKE}
+          />
         )}
       </div>
       {/* Drawn from the series: recharts' legend icons show a stroke, never a pattern. */}
