@@ -39,6 +39,8 @@ export class OpenCopy<T> {
   private readonly sent: Buffer[] = [];
   private readonly spare: Buffer[] = [];
   private ended = false;
+  /** The COPY's failure, once it failed: no byte is written after it. */
+  private failure: unknown;
 
   private constructor(
     readonly value: T,
@@ -50,6 +52,7 @@ export class OpenCopy<T> {
     private readonly transaction: Promise<void>,
   ) {
     this.buffer = new CopyText(Buffer.allocUnsafeSlow(BUFFER_BYTES));
+    failed.catch((error: unknown) => (this.failure = error));
   }
 
   /** Opens the COPY into `columns` of `table` after `prepare` ran in its transaction. */
@@ -104,6 +107,7 @@ export class OpenCopy<T> {
   }
 
   private async send(): Promise<void> {
+    this.throwIfFailed();
     const written = this.buffer;
     this.buffer = new CopyText(this.freeBuffer());
     this.sent.push(written.buffer);
@@ -125,6 +129,7 @@ export class OpenCopy<T> {
   async commit(): Promise<void> {
     if (this.ended) throw new Error('the COPY has ended');
     this.ended = true;
+    this.throwIfFailed();
     if (this.buffer.size > 0) {
       const rest = this.buffer.bytes();
       await Promise.race([
@@ -136,11 +141,17 @@ export class OpenCopy<T> {
     await this.transaction;
   }
 
+  /** After a failure the stream has let go of its connection: a write would throw something else. */
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
   /** Abandons the COPY and rolls its transaction back; nothing of it is stored. */
   async rollback(): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
-    this.end(new CopyAbandoned('the COPY was abandoned'));
+    if (!this.ended) {
+      this.ended = true;
+      this.end(new CopyAbandoned('the COPY was abandoned'));
+    }
     await this.transaction.catch(() => undefined);
   }
 }
