@@ -10,8 +10,8 @@ import { ReusableQuery } from './reusable-query';
 // but before its first write of a row anybody else may lock: every scan and violation write moves
 // rollup rows by trigger, and a writer holding one of those while it waits for the counter could
 // deadlock with one holding the counter while it waits for that row. Rows nobody else can see or
-// lock (an import's pyramid cells) may go before it. On SQLite the writer holds the store's lock from BEGIN
-// anyway, so the bump costs one small statement.
+// lock (an import's pyramid cells) may go before it. On SQLite the writer holds the store's lock
+// from BEGIN anyway, so the bump costs one small statement.
 
 const BUMP = new ReusableQuery((db) =>
   db

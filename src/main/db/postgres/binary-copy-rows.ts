@@ -88,6 +88,6 @@ export class BinaryCopyRows {
 
 // Buffer#readInt32BE checks its argument and bounds on every call; the offsets here are the
 // parser's own, inside the bytes.
-function int32At(bytes: Buffer, at: number): number {
+export function int32At(bytes: Buffer, at: number): number {
   return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
 }

@@ -1,7 +1,7 @@
 import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import type { Db } from '../database';
-import { BinaryCopyRows } from './binary-copy-rows';
+import { BinaryCopyRows, int32At } from './binary-copy-rows';
 import { withPgClient } from './pool-driver';
 
 /**
@@ -171,6 +171,5 @@ export class CopyOutBytes implements pg.Submittable {
   }
 }
 
-function readLength(bytes: Buffer, at: number): number {
-  return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0;
-}
+/** A message's length field: a 32-bit unsigned integer. */
+const readLength = (bytes: Buffer, at: number): number => int32At(bytes, at) >>> 0;

@@ -23,7 +23,7 @@ export class CopyChunks {
     table: string,
     columns: readonly string[],
   ) {
-    this.statement = `COPY ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) FROM STDIN`;
+    this.statement = copyFromStatement(table, columns);
   }
 
   /** Where the chunk's rows are written, a value at a time in the columns' order. */
@@ -41,6 +41,10 @@ export class CopyChunks {
     return sendCopy(this.executor, this.statement, text);
   }
 }
+
+/** `COPY table (columns) FROM STDIN`, identifiers quoted. */
+export const copyFromStatement = (table: string, columns: readonly string[]): string =>
+  `COPY ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) FROM STDIN`;
 
 async function sendCopy(executor: Executor, statement: string, text: CopyText): Promise<void> {
   await withPgClient(executor, async (client) => {

@@ -5,8 +5,7 @@ import type { Transaction } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Database, Db } from '../database';
-import { quoteIdentifier } from '../quote-identifier';
-import { CopyText } from './copy-rows';
+import { copyFromStatement, CopyText } from './copy-rows';
 import { withPgClient } from './pool-driver';
 
 /**
@@ -62,7 +61,7 @@ export class OpenCopy<T> {
     columns: readonly string[],
     prepare: (trx: Transaction<Database>) => Promise<T>,
   ): Promise<OpenCopy<T>> {
-    const statement = `COPY ${quoteIdentifier(table)} (${columns.map(quoteIdentifier).join(', ')}) FROM STDIN`;
+    const statement = copyFromStatement(table, columns);
     let end!: (error?: Error) => void;
     const ending = new Promise<void>((resolve, reject) => {
       end = (error) => (error ? reject(error) : resolve());

@@ -1,10 +1,11 @@
-import { type Db, OpenCopy, relaxTransaction } from '../../db/index';
+import { type Db, ENTRY_SAMPLE, OpenCopy, relaxTransaction } from '../../db/index';
 import { GridRecorder } from '../timeline/timeline-cells.repository';
 import type { StoredTimelineEntry } from '../timeline/timeline-entry';
 import type { StagedTimelineWriter } from './staged-timeline-writer';
 import { createStagedTimeline, discardStagedTimelines } from './staged-timelines.repository';
 
-const ENTRY_COLUMNS = ['timeline_id', 'seq', 'timestamp', 'action', 'tokens'] as const;
+/** The rows' columns, in the order `write` gives their values: ENTRY_SAMPLE's, as every entry writer's. */
+const ENTRY_COLUMNS = Object.keys(ENTRY_SAMPLE);
 
 /**
  * PostgreSQL: a staged timeline written through one COPY, open from its first entry until
