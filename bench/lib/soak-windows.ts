@@ -54,7 +54,8 @@ const nth =
           [...values].sort((x, y) => x - y),
           p,
         );
-const p99 = nth(99);
+/** The 99th percentile of `values`, or null without any. */
+export const p99 = nth(99);
 const median = nth(50);
 
 const max = (values: number[]): number | null => (values.length === 0 ? null : Math.max(...values));
