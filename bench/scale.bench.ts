@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import { withConnection } from '../test/fixtures/postgres-cluster';
 import { CpuSampler } from './lib/cpu-time';
 import { demoStore, DEMO_NOW, type DemoStore } from './lib/demo-store';
 import { formatCount, seconds } from './lib/format';
@@ -64,14 +64,10 @@ async function storeBytes(store: DemoStore): Promise<number> {
       .filter((file) => file.startsWith('scandesk.db'))
       .reduce((sum, file) => sum + statSync(join(store.dataDir, file)).size, 0);
   }
-  const client = new pg.Client({ connectionString: store.database });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size');
-    return Number(rows[0]!.size);
-  } finally {
-    await client.end();
-  }
+  const { rows } = await withConnection(store.database, (client) =>
+    client.query<{ size: string }>('SELECT pg_database_size(current_database()) AS size'),
+  );
+  return Number(rows[0]!.size);
 }
 
 interface Measured extends LatencyRun {

@@ -5,8 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { createDatabase, databaseUrl } from '../../test/fixtures/postgres-cluster';
+import { createDatabase, databaseUrl, withConnection } from '../../test/fixtures/postgres-cluster';
 import { formatCount, seconds } from './format';
 import { runCommand } from './run-command';
 import { BIN, childEnv, ROOT } from './serve-child';
@@ -31,14 +30,10 @@ interface Marker {
 }
 
 async function databaseExists(adminUrl: string, name: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    return rowCount === 1;
-  } finally {
-    await client.end();
-  }
+  const { rowCount } = await withConnection(adminUrl, (client) =>
+    client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]),
+  );
+  return rowCount === 1;
 }
 
 /** A kept store of these scans on this backend, if a run before this one built it completely. */
@@ -61,13 +56,7 @@ async function keptStore(context: BenchContext, dataDir: string, name: string, s
  */
 async function vacuumLoaded(context: BenchContext, database: string): Promise<void> {
   const started = performance.now();
-  const client = new pg.Client({ connectionString: database });
-  await client.connect();
-  try {
-    await client.query('VACUUM');
-  } finally {
-    await client.end();
-  }
+  await withConnection(database, (client) => client.query('VACUUM'));
   context.log(`  vacuumed in ${seconds(performance.now() - started).toFixed(1)} s`);
 }
 
