@@ -118,23 +118,27 @@ async function readUntil(
   }
 }
 
-interface Reads {
-  list: number[];
-  stats: number[];
-}
+type ReadKind = 'list' | 'stats';
+type Reads = Record<ReadKind, number[]>;
+
+/** The list reader and the stats reader on `server` until `end`, each answer's time given to `record`. */
+const readers = (server: ServeChild, end: number, record: (kind: ReadKind, ms: number) => void) =>
+  Promise.all([
+    readUntil(
+      server,
+      () => LIST_PATH,
+      (ms) => record('list', ms),
+      end,
+    ),
+    readUntil(server, statsPath, (ms) => record('stats', ms), end),
+  ]);
 
 /** One turn: the submit load and both readers on `server` for `seconds`, without the import and export. */
 async function mixedTurn(server: ServeChild, seconds: number, reads: Reads): Promise<Load> {
   const end = performance.now() + seconds * 1000;
   const [load] = await Promise.all([
     measureLoad(server, seconds),
-    readUntil(
-      server,
-      () => LIST_PATH,
-      (ms) => reads.list.push(ms),
-      end,
-    ),
-    readUntil(server, statsPath, (ms) => reads.stats.push(ms), end),
+    readers(server, end, (kind, ms) => reads[kind].push(ms)),
   ]);
   return load;
 }
@@ -243,17 +247,7 @@ async function soak(
     })();
     let timeouts: number;
     try {
-      [timeouts] = await Promise.all([
-        load,
-        readUntil(
-          server,
-          () => LIST_PATH,
-          (ms) => windows.read('list', ms),
-          end,
-        ),
-        readUntil(server, statsPath, (ms) => windows.read('stats', ms), end),
-        jobs,
-      ]);
+      [timeouts] = await Promise.all([load, readers(server, end, (kind, ms) => windows.read(kind, ms)), jobs]);
     } finally {
       clearInterval(sampler);
       backends?.stop();
