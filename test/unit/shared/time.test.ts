@@ -63,7 +63,11 @@ describe('parseDateOrDateTime', () => {
     const nearlyValid = fc
       .stringMatching(/^\d{4}-[01]\d-[0-3]\d([Tt ][0-2]\d:[0-6]\d:[0-6]\d(\.\d{1,4})?([Zz]|[+-][0-2]\d:[0-6]\d))?$/)
       // Where an offset would leave years 0000–9999, the contract refuses what formats accept.
-      .filter((text) => !/^(0000-01-01|9999-12-31)/.test(text));
+      .filter((text) => !/^(0000-01-01|9999-12-31)/.test(text))
+      // ajv-formats' leap-second branch checks the time in UTC only, so it takes an hour of 24 or a
+      // minute of 60 that an offset brings back to 23:59 (`24:49:00+00:50`); the fixed cases
+      // below show those refused.
+      .filter((text) => !/[Tt ](2[4-9]|\d\d:6)/.test(text));
     fc.assert(
       fc.property(fc.oneof(rfcDate, rfcDateTime, nearlyValid), (text) => {
         expect(parseDateOrDateTime(text) !== null, text).toBe(accepted(text));
@@ -82,6 +86,7 @@ describe('parseDateOrDateTime', () => {
       '2026-11-00',
       '2026-02-29T00:00:00Z',
       '2026-11-01T24:00:00Z',
+      '2026-11-01T24:49:00+00:50',
       '2026-11-01T23:60:00Z',
       // A leap second is 23:59:60 in UTC only.
       '2026-11-01T22:59:60Z',
