@@ -40,6 +40,7 @@ const TABLES = [
   'scan_counts',
   'scan_days',
   'scan_hours',
+  'organization_days',
   'violation_days',
   'timelines',
   'timeline_entries',

@@ -28,6 +28,8 @@ export async function storeInvariants(db: Db) {
     scanCounts: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_counts`),
     scanDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_days`),
     scanDayTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scan_days`),
+    organizationDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM organization_days`),
+    organizationDayTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM organization_days`),
     scanHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_hours`),
     tokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scans`),
     violations: await count(db, sql`SELECT COUNT(*) AS n FROM violations`),
@@ -45,6 +47,8 @@ export function rollupProblems(invariants: Awaited<ReturnType<typeof storeInvari
   same('scan_counts', invariants.scanCounts, invariants.scans);
   same('scan_days', invariants.scanDays, invariants.scans);
   same('scan_days tokens', invariants.scanDayTokens, invariants.tokens);
+  same('organization_days', invariants.organizationDays, invariants.scans);
+  same('organization_days tokens', invariants.organizationDayTokens, invariants.tokens);
   same('scan_hours', invariants.scanHours, invariants.scans);
   same('violation_days', invariants.violationDays, invariants.violations);
   return problems;

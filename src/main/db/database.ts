@@ -3,7 +3,13 @@ import type { MembershipTable, OrganizationTable } from './tables/organization.t
 import type { PolicyTable } from './tables/policy.table';
 import type { PolicyRunTable, PolicyStagedScanTable, PolicyStagedViolationTable } from './tables/policy-run.table';
 import type { RemoteTable, SyncPushTable } from './tables/remote.table';
-import type { ScanCountTable, ScanDayTable, ScanHourTable, ViolationDayTable } from './tables/rollup.table';
+import type {
+  OrganizationDayTable,
+  ScanCountTable,
+  ScanDayTable,
+  ScanHourTable,
+  ViolationDayTable,
+} from './tables/rollup.table';
 import type { ChangeSequenceTable, ScanTable } from './tables/scan.table';
 import type { SessionTable } from './tables/session.table';
 import type { SubmitKeyTable } from './tables/submit-key.table';
@@ -28,6 +34,7 @@ export interface Database {
   scan_counts: ScanCountTable;
   scan_days: ScanDayTable;
   scan_hours: ScanHourTable;
+  organization_days: OrganizationDayTable;
   violation_days: ViolationDayTable;
   timelines: TimelineTable;
   timeline_entries: TimelineEntryTable;

@@ -55,11 +55,40 @@ function managedOrganizations(userId: string) {
     .where('memberships.role', 'in', ['owner', 'admin']);
 }
 
-export type Rollup = 'scan_counts' | 'scan_days' | 'scan_hours' | 'violation_days';
+export type Rollup = 'scan_counts' | 'scan_days' | 'scan_hours' | 'violation_days' | 'organization_days';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
 export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
+
+/** A day rollup and which of its rows a user sees. */
+export interface VisibleDayRows {
+  table: 'organization_days' | 'scan_days';
+  visible: RawBuilder<SqlBool>;
+}
+
+/**
+ * visibleTo over the day rollups in two parts that never share a scan: every submitter's scans
+ * in the organizations the user manages, from organization_days (a row per organization, not per
+ * submitter), and the user's own scans elsewhere, from scan_days. The organizations of those
+ * come from scan_counts (a few thousand rows at most), so that the seeks into
+ * scan_days_by_submitter skip the user's rows in the organizations they manage: SQLite would read
+ * each of those rows before dropping it.
+ */
+export function visibleDayRows(userId: string): VisibleDayRows[] {
+  return [
+    {
+      table: 'organization_days',
+      visible: sql<SqlBool>`${sql.ref('organization_days.organization_key')} in ${managedOrganizations(userId)}`,
+    },
+    {
+      table: 'scan_days',
+      visible: sql<SqlBool>`${sql.ref('scan_days.submitted_by')} = ${userId} and ${sql.ref('scan_days.organization_key')} in (
+        select scan_counts.organization_key from scan_counts
+        where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`,
+    },
+  ];
+}
 
 /**
  * docs/contract/auth.md#visibility: a scan is visible to whoever submitted or imported it, and to the owners and admins

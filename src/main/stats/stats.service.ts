@@ -1,3 +1,4 @@
+import { sql, type SqlBool } from 'kysely';
 import type {
   StatBucket,
   TokenStats,
@@ -9,7 +10,14 @@ import type {
 import { keyedRecord } from '../../shared/keyed-record';
 import { formatTimestamp } from '../../shared/time';
 import { bigint, type Db, doubleSum } from '../db/index';
-import { matching, rollupOrigin, visibleInRollup, visibleTo, type ScanFilters } from '../scans/scans.repository';
+import {
+  matching,
+  rollupOrigin,
+  visibleDayRows,
+  visibleInRollup,
+  visibleTo,
+  type ScanFilters,
+} from '../scans/scans.repository';
 import { resolveFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
 import type { DaySplit, Span } from '../scans/day-split';
@@ -52,7 +60,10 @@ async function scanBucketRows(
   return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
 }
 
-/** Day-bucket rows for whole days, from the scan_days rollup. */
+/**
+ * Day-bucket rows for whole days, from the day rollups (visibleDayRows): each part filtered on its
+ * own, so that each reads by its keys, and summed together in one statement.
+ */
 async function dayRollupRows(
   db: Db,
   userId: string,
@@ -60,22 +71,39 @@ async function dayRollupRows(
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
-  let query = db.selectFrom('scan_days').where(visibleInRollup('scan_days', userId));
-  if (filters.tool !== undefined) query = query.where('scan_days.tool', '=', filters.tool);
-  if (filters.organization_id !== undefined)
-    query = query.where('scan_days.organization_key', '=', filters.organization_id);
-  for (const condition of rollupOrigin('scan_days', filters.origin_key)) query = query.where(condition);
-  if (days.since !== undefined) query = query.where('scan_days.day', '>=', days.since);
-  if (days.until !== undefined) query = query.where('scan_days.day', '<', days.until);
-  const rows = await query
+  const [first, ...rest] = visibleDayRows(userId).map(({ table, visible }) => {
+    const column = (name: string) => sql.ref(`${table}.${name}`);
+    const conditions = [
+      visible,
+      ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
+      ...(filters.organization_id === undefined
+        ? []
+        : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
+      ...rollupOrigin(table, filters.origin_key),
+      ...(days.since === undefined ? [] : [sql<SqlBool>`${column('day')} >= ${days.since}`]),
+      ...(days.until === undefined ? [] : [sql<SqlBool>`${column('day')} < ${days.until}`]),
+    ];
+    return db
+      .selectFrom(table)
+      .where((eb) => eb.and(conditions))
+      .select([
+        sql<number>`${column('day')}`.as('start'),
+        (groupBy === undefined ? sql<string>`''` : sql<string>`${column(groupBy)}`).as('group_name'),
+        sql<number>`cast(${column('tokens')} as double precision)`.as('tokens'),
+        sql<number>`${column('scans')}`.as('scans'),
+        sql<number>`${column('violations')}`.as('violations'),
+      ]);
+  });
+  const rows = await db
+    .selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'))
     .select((eb) => [
-      'scan_days.day as start',
-      doubleSum('scan_days.tokens').as('tokens'),
-      eb.fn.sum<number>('scan_days.scans').as('scans'),
-      eb.fn.sum<number>('scan_days.violations').as('violations'),
-      (groupBy === undefined ? eb.val('') : eb.ref(`scan_days.${groupBy}`)).as('group_name'),
+      'r.start',
+      'r.group_name',
+      eb.fn.sum<number>('r.tokens').as('tokens'),
+      eb.fn.sum<number>('r.scans').as('scans'),
+      eb.fn.sum<number>('r.violations').as('violations'),
     ])
-    .groupBy(groupBy === undefined ? ['scan_days.day'] : ['scan_days.day', `scan_days.${groupBy}`])
+    .groupBy(['r.start', 'r.group_name'])
     .execute();
   return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
 }
@@ -83,7 +111,7 @@ async function dayRollupRows(
 /**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
  * optionally split by tool or action, of one origin or all (docs/contract/api.md#aggregates). Buckets without scans are absent.
- * Day buckets of whole days come from the scan_days rollup; partial days and hour buckets from
+ * Day buckets of whole days come from the day rollups; partial days and hour buckets from
  * the scans.
  */
 export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery): Promise<TokenStats> {

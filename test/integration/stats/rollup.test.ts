@@ -9,8 +9,8 @@ import { createRoleWorld, fixtureScanId, insertScans } from '../../helpers/scan-
 import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
-// The overview's stats read whole UTC days from the scan_days and violation_days rollups and
-// partial days from the scans. These runs write scans and violations through every path that
+// The overview's stats read whole UTC days from the day rollups (scan_days, organization_days,
+// violation_days) and partial days from the scans. These runs write scans and violations through every path that
 // changes them (inserts, updates, direct and cascading deletes) and compare the rollups with a
 // recount, and the stats endpoints, for ranges aligned to days or not, with what the raw rows say.
 // Some scans are pulled from one of two remotes, which may be removed (their scans become local):
@@ -234,6 +234,15 @@ async function expectRollupsMatchRecount(world: World): Promise<void> {
       sum(tokens) AS tokens, sum(violation_count) AS violations
     FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   expect(scanDays.rows).toEqual(scanRecount.rows);
+  const organizationDays = await sql`
+    SELECT day, organization_key, tool, action, origin_key, scans, tokens, violations FROM organization_days
+    ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  const organizationRecount = await sql`
+    SELECT created_at - created_at % ${DAY} AS day, coalesce(organization_id, '') AS organization_key,
+      tool, action, coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans,
+      sum(tokens) AS tokens, sum(violation_count) AS violations
+    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  expect(organizationDays.rows).toEqual(organizationRecount.rows);
   const violationDays = await sql`
     SELECT day, organization_key, submitted_by, severity, rule, origin_key, violations FROM violation_days
     ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
@@ -389,6 +398,33 @@ describe('stats over the day rollups', () => {
     for (const user of world.users) await expectStats(world, user, query);
     await apply(world, { kind: 'insert', scans: [scan(20)] });
     for (const user of world.users) await expectStats(world, user, query);
+  });
+
+  it('fills organization_days from the rollups already stored when its migration runs', async () => {
+    world = await setUp();
+    const scan = (user: number, org: number, at: number) => ({
+      at,
+      org,
+      user,
+      tool: 0,
+      action: 1,
+      tokens: 1000 + at,
+      violations: [{ severity: 1, rule: 2 }],
+      origin: 0 as const,
+    });
+    // Two submitters under one key, and a scan of another day, organization and origin.
+    await apply(world, {
+      kind: 'insert',
+      scans: [scan(0, 0, HOUR), scan(1, 0, 2 * HOUR), scan(2, 2, DAY + HOUR), { ...scan(1, 1, HOUR), origin: 1 }],
+    });
+    const { down, up } = await import('../../../src/main/db/migrations/2026_12_01_090000_create_organization_days');
+    await down(world.ctx.db);
+    await up(world.ctx.db);
+    expect(await world.ctx.db.selectFrom('organization_days').select('scans').orderBy('day').execute()).toHaveLength(3);
+    await expectRollupsMatchRecount(world);
+    // The triggers made again keep it: one more scan under the first key.
+    await apply(world, { kind: 'insert', scans: [scan(2, 0, 3 * HOUR)] });
+    await expectRollupsMatchRecount(world);
   });
 
   it('answer as the raw rows do, through inserts, updates and direct and cascading deletes', async () => {

@@ -26,6 +26,7 @@ import * as renameRemoteNamedLocal from './2026_11_29_090000_rename_remote_named
 import * as cascadeBulkRowsByTrigger from './2026_11_29_120000_cascade_bulk_rows_by_trigger';
 import * as clusterScanDaysByTool from './2026_11_29_140000_cluster_scan_days_by_tool';
 import * as createScanHours from './2026_11_30_090000_create_scan_hours';
+import * as createOrganizationDays from './2026_12_01_090000_create_organization_days';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -59,4 +60,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_29_120000_cascade_bulk_rows_by_trigger': cascadeBulkRowsByTrigger,
   '2026_11_29_140000_cluster_scan_days_by_tool': clusterScanDaysByTool,
   '2026_11_30_090000_create_scan_hours': createScanHours,
+  '2026_12_01_090000_create_organization_days': createOrganizationDays,
 };

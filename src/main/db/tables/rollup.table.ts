@@ -1,7 +1,8 @@
 import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
-// 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000): sums
+// 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000,
+// organization_days 2026_12_01_090000): sums
 // over these stand in for scans over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
@@ -33,6 +34,25 @@ export interface ScanDayTable {
   /** numeric on PostgreSQL, where a bigint overflows (migration 2026_11_25_180000): read it through doubleSum. */
   tokens: number;
   /** The sum of the scans' violation_count. */
+  violations: number;
+}
+
+/**
+ * scan_days summed over the submitters, per UTC day and (organization, tool, action): what the
+ * token charts sum for the organizations a caller manages, who sees every submitter's scans there.
+ */
+export interface OrganizationDayTable {
+  /** Epoch ms of the UTC midnight that starts the day. */
+  day: number;
+  /** The scans' organization_id, or '' for none. */
+  organization_key: string;
+  tool: string;
+  action: string;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
+  scans: number;
+  /** numeric on PostgreSQL, as in scan_days: read it through doubleSum. */
+  tokens: number;
   violations: number;
 }
 
