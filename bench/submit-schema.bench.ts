@@ -22,6 +22,7 @@ const EXTRAS = [
   { name: 'scans_count_insert', kind: 'trigger', what: 'list totals rollup' },
   { name: 'scans_day_insert', kind: 'trigger', what: 'day rollup (overview, totals over time)' },
   { name: 'scans_hour_insert', kind: 'trigger', what: 'hour rollup (totals over partial days)' },
+  { name: 'scans_organization_day_insert', kind: 'trigger', what: 'day rollup without the submitter (managers)' },
 ] as const;
 
 /** µs per submission written the way the bare baseline writes them: one transaction each. */

@@ -1,0 +1,13 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { measureLoad, warmUp } from './lib/submit-load';
+const dataDir = mkdtempSync(join(tmpdir(), 'subprof-'));
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', '/tmp/subprof', process.argv[2] ?? '/work/main/out/cli/scandesk.js', 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise<string>((resolve) => { let buf = ''; child.stdout!.on('data', (d) => { buf += d; const m = buf.match(/http:\/\/127\.0\.0\.1:\d+/); if (m) resolve(m[0]); }); });
+const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
+await warmUp({ url, token });
+const load = await measureLoad({ url, token }, 10);
+console.log('req/s', load.requestsPerSecond.toFixed(0), 'p99', load.p99);
+child.kill('SIGINT'); await new Promise((r) => child.on('exit', r));
