@@ -278,31 +278,34 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
     .select((eb) => eb.fn.sum<number | null>('scan_counts.scans').as('total'));
 }
 
-/** The scans of a rollup's visible rows in `span` (whole days of the day rollups, whole hours of scan_hours). */
-function sumRollup(
-  db: Executor,
-  filters: ScanFilters,
-  { table, visible }: { table: VisibleDayRows['table'] | 'scan_hours'; visible: RawBuilder<SqlBool> },
-  span: Span,
-): CountQuery {
+/** The table a rollup part reads, and which of its rows the caller sees. */
+type RollupPart = { table: VisibleDayRows['table'] | 'scan_hours'; visible: RawBuilder<SqlBool> };
+
+/**
+ * The filters a rollup can answer (tool, organization, origin) and a span of its days or hours, as
+ * conditions on `table`'s rows.
+ */
+export function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
   const at = sql.ref(table === 'scan_hours' ? 'scan_hours.hour' : `${table}.day`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
+  return [
+    ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
+    ...(filters.tools === undefined ? [] : [anyOf(`${table}.tool`, filters.tools)]),
+    ...(filters.organization_id === undefined
+      ? []
+      : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
+    ...rollupOrigin(table, filters.origin_key),
+    ...(span.since === undefined ? [] : [sql<SqlBool>`${at} >= ${span.since}`]),
+    ...(span.until === undefined ? [] : [sql<SqlBool>`${at} < ${span.until}`]),
+  ];
+}
+
+/** The scans of a rollup's visible rows in `span` (whole days of the day rollups, whole hours of scan_hours). */
+function sumRollup(db: Executor, filters: ScanFilters, { table, visible }: RollupPart, span: Span): CountQuery {
   return db
     .selectFrom(table)
-    .where(visible)
-    .where((eb) =>
-      eb.and([
-        ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
-        ...(filters.tools === undefined ? [] : [anyOf(`${table}.tool`, filters.tools)]),
-        ...(filters.organization_id === undefined
-          ? []
-          : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
-        ...rollupOrigin(table, filters.origin_key),
-        ...(span.since === undefined ? [] : [sql<SqlBool>`${at} >= ${span.since}`]),
-        ...(span.until === undefined ? [] : [sql<SqlBool>`${at} < ${span.until}`]),
-      ]),
-    )
-    .select(sql<number | null>`sum(${column('scans')})`.as('total'));
+    .where((eb) => eb.and([visible, ...rollupConditions(table, filters, span)]))
+    .select(sql<number | null>`sum(${sql.ref(`${table}.scans`)})`.as('total'));
 }
 
 export async function findScan(db: Executor, id: string): Promise<ScanRow | undefined> {

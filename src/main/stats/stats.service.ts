@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type {
   StatBucket,
   TokenStats,
@@ -12,6 +12,7 @@ import { formatTimestamp } from '../../shared/time';
 import { bigint, type Db, doubleSum } from '../db/index';
 import {
   matching,
+  rollupConditions,
   rollupOrigin,
   visibleDayRows,
   visibleInRollup,
@@ -73,19 +74,9 @@ async function dayRollupRows(
 ): Promise<BucketRow[]> {
   const [first, ...rest] = visibleDayRows(userId).map(({ table, visible }) => {
     const column = (name: string) => sql.ref(`${table}.${name}`);
-    const conditions = [
-      visible,
-      ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
-      ...(filters.organization_id === undefined
-        ? []
-        : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
-      ...rollupOrigin(table, filters.origin_key),
-      ...(days.since === undefined ? [] : [sql<SqlBool>`${column('day')} >= ${days.since}`]),
-      ...(days.until === undefined ? [] : [sql<SqlBool>`${column('day')} < ${days.until}`]),
-    ];
     return db
       .selectFrom(table)
-      .where((eb) => eb.and(conditions))
+      .where((eb) => eb.and([visible, ...rollupConditions(table, filters, days)]))
       .select([
         sql<number>`${column('day')}`.as('start'),
         (groupBy === undefined ? sql<string>`''` : sql<string>`${column(groupBy)}`).as('group_name'),
