@@ -38,23 +38,10 @@ export interface ScanDayTable {
 }
 
 /**
- * scan_days summed over the submitters, per UTC day and (organization, tool, action): what the
- * token charts sum for the organizations a caller manages, who sees every submitter's scans there.
+ * scan_days summed over the submitters, per UTC day and (organization, tool, action, origin): what
+ * the token charts sum for the organizations a caller manages, who sees every submitter's scans there.
  */
-export interface OrganizationDayTable {
-  /** Epoch ms of the UTC midnight that starts the day. */
-  day: number;
-  /** The scans' organization_id, or '' for none. */
-  organization_key: string;
-  tool: string;
-  action: string;
-  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
-  origin_key: string;
-  scans: number;
-  /** numeric on PostgreSQL, as in scan_days: read it through doubleSum. */
-  tokens: number;
-  violations: number;
-}
+export type OrganizationDayTable = Omit<ScanDayTable, 'submitted_by'>;
 
 /** Scans per UTC hour and (tool, organization, submitter): the list's `total` over a partial day. */
 export interface ScanHourTable {
