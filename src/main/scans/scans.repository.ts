@@ -58,7 +58,7 @@ function managedOrganizations(userId: string) {
 export type Rollup = 'scan_counts' | 'scan_days' | 'scan_hours' | 'violation_days' | 'organization_days';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
-export const visibleInRollup = (table: Rollup, userId: string): RawBuilder<SqlBool> =>
+export const visibleInRollup = (table: Exclude<Rollup, 'organization_days'>, userId: string): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
 
 /** A day rollup and which of its rows a user sees. */
