@@ -72,7 +72,7 @@ async function dayRollupRows(
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
-  const [first, ...rest] = visibleDayRows(userId).map(({ table, visible }) => {
+  const parts = visibleDayRows(userId).map(({ table, visible }) => {
     const column = (name: string) => sql.ref(`${table}.${name}`);
     return db
       .selectFrom(table)
@@ -86,7 +86,7 @@ async function dayRollupRows(
       ]);
   });
   const rows = await db
-    .selectFrom(rest.reduce((union, part) => union.unionAll(part), first!).as('r'))
+    .selectFrom(parts.reduce((union, part) => union.unionAll(part)).as('r'))
     .select((eb) => [
       'r.start',
       'r.group_name',

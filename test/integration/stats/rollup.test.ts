@@ -10,9 +10,10 @@ import { insertRemote } from '../../helpers/sync-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 
 // The overview's stats read whole UTC days from the day rollups (scan_days, organization_days,
-// violation_days) and partial days from the scans. These runs write scans and violations through every path that
-// changes them (inserts, updates, direct and cascading deletes) and compare the rollups with a
-// recount, and the stats endpoints, for ranges aligned to days or not, with what the raw rows say.
+// violation_days) and partial days from the scans. These runs write scans and violations through
+// every path that changes them (inserts, updates, direct and cascading deletes) and compare the
+// rollups with a recount, and the stats endpoints, for ranges aligned to days or not, with what
+// the raw rows say.
 // Some scans are pulled from one of two remotes, which may be removed (their scans become local):
 // the `origin` filter, "this laptop" or one remote apart, reads the same rollups.
 
