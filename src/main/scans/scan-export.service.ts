@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import type { ScanExportQuery } from '../../shared/api/scans';
 import { SEVERITY_BY_RANK } from '../../shared/policy/severity';
 import { formatTimestamp } from '../../shared/time';
-import type { Db, ScanRow } from '../db/index';
+import type { Db } from '../db/index';
 import { csvRecord } from './csv';
 import { toScanSummary } from './scan-mapping';
-import { visibleScanPage } from './scans.repository';
+import { type ListedScanRow, visibleScanPage } from './scans.repository';
 import { resolveFilters, toOrder } from './scans.service';
 
 /** Rows per keyset page: each page is its own short read, so other requests run between them. */
@@ -25,7 +25,7 @@ export const CSV_COLUMNS = [
   'worst_severity',
 ] as const;
 
-const csvOf = (row: ScanRow): string =>
+const csvOf = (row: ListedScanRow): string =>
   csvRecord([
     row.id,
     formatTimestamp(row.created_at),
@@ -41,10 +41,10 @@ const csvOf = (row: ScanRow): string =>
   ]);
 
 /** Every visible scan matching the list filters, in the list's order, a keyset page at a time. */
-async function* matchingRows(db: Db, userId: string, query: ScanExportQuery): AsyncGenerator<ScanRow[]> {
+async function* matchingRows(db: Db, userId: string, query: ScanExportQuery): AsyncGenerator<ListedScanRow[]> {
   const filters = await resolveFilters(db, userId, query);
   const order = toOrder(query.sort);
-  let after: ScanRow | undefined;
+  let after: ListedScanRow | undefined;
   for (;;) {
     const rows = await visibleScanPage(db, userId, filters, { limit: PAGE_ROWS, offset: 0 }, order, after);
     if (rows.length > 0) yield rows;

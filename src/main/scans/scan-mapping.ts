@@ -4,6 +4,7 @@ import { formatTimestamp } from '../../shared/time';
 import type { ScanRow, ViolationRow } from '../db/index';
 import type { ScanNotice } from '../live/scan-feed';
 import type { AcknowledgedPush } from './scan-remotes.repository';
+import type { ListedScanRow } from './scans.repository';
 
 export function toViolation(row: ViolationRow): Violation {
   return {
@@ -75,7 +76,7 @@ export function toSyncMarks(
   };
 }
 
-export function toScanSummary(row: ScanRow): ScanSummary {
+export function toScanSummary(row: ListedScanRow): ScanSummary {
   return {
     id: row.id,
     created_at: formatTimestamp(row.created_at),

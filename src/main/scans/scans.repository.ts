@@ -13,6 +13,27 @@ import {
 } from '../db/index';
 import { splitByDays, splitByHours, type Span } from './day-split';
 
+/**
+ * What a list row of a scan needs (a page, an export, the keyset after a page); the rest stays in
+ * the table, where a page of 50 spent a third of its read making values nobody reads.
+ */
+export const LISTED_SCAN_COLUMNS = [
+  'id',
+  'created_at',
+  'tool',
+  'action',
+  'tokens',
+  'status',
+  'source',
+  'organization_id',
+  'request_count',
+  'violation_count',
+  'worst_severity',
+  'origin_remote_id',
+  'origin_id',
+] as const satisfies readonly (keyof ScanRow)[];
+export type ListedScanRow = Pick<ScanRow, (typeof LISTED_SCAN_COLUMNS)[number]>;
+
 /** Rows per multi-row INSERT: well under every dialect's bound-parameter limit. */
 const CHUNK_ROWS = 500;
 
@@ -153,8 +174,8 @@ export async function listVisibleScans(
   filters: ScanFilters,
   page: { limit: number; offset: number },
   order: ScanOrder = NEWEST_FIRST,
-  after?: ScanRow,
-): Promise<{ rows: ScanRow[]; total: number }> {
+  after?: ListedScanRow,
+): Promise<{ rows: ListedScanRow[]; total: number }> {
   // Side by side: on a pool (PostgreSQL) they run on two connections, saving a round trip.
   const [rows, total] = await Promise.all([
     visibleScanPage(db, userId, filters, page, order, after),
@@ -170,8 +191,8 @@ export async function visibleScanPage(
   filters: ScanFilters,
   page: { limit: number; offset: number },
   order: ScanOrder = NEWEST_FIRST,
-  after?: ScanRow,
-): Promise<ScanRow[]> {
+  after?: ListedScanRow,
+): Promise<ListedScanRow[]> {
   const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
   // Keyset paging: continue after the given scan in this order, along the same (column, id)
   // index, so a deep page costs what the first one does instead of walking past every row before it.
@@ -188,7 +209,7 @@ export async function visibleScanPage(
   // The id in the same direction makes the order total, so pages neither repeat nor skip a scan,
   // and lets each order walk one (column, id) index from either end.
   return rowsQuery
-    .selectAll()
+    .select(LISTED_SCAN_COLUMNS)
     .orderBy(`scans.${order.column}`, order.direction)
     .orderBy('scans.id', order.direction)
     .limit(page.limit)
