@@ -92,7 +92,7 @@ export interface VisibleDayRows {
  * visibleTo over the day rollups in two parts that never share a scan: every submitter's scans
  * in the organizations the user manages, from organization_days (a row per organization, not per
  * submitter), and the user's own scans elsewhere, from scan_days. The organizations of those
- * come from scan_counts (a few thousand rows at most), so that the seeks into
+ * come from the user's scan_counts rows (scan_counts_by_submitter), so that the seeks into
  * scan_days_by_submitter skip the user's rows in the organizations they manage: SQLite would read
  * each of those rows before dropping it.
  */
