@@ -34,6 +34,18 @@ function splitByUnit(unit: number, { since, until }: Span): { whole: Span | null
   return { whole: { since: from, until: to }, edges };
 }
 
+/**
+ * Each hour that a span of whole hours starts (an edge's: fewer than two days' worth), or null
+ * for an open span. Named one by one, they let an hour rollup seek each (hour, tool) pair of its
+ * key, where a range reads every tool of every hour and keeps one.
+ */
+export function hoursOf({ since, until }: Span): number[] | null {
+  if (since === undefined || until === undefined) return null;
+  const hours: number[] = [];
+  for (let hour = since; hour < until; hour += HOUR_MS) hours.push(hour);
+  return hours;
+}
+
 export interface HourSplit {
   hours: Span | null;
   edges: Span[];

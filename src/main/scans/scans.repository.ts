@@ -11,7 +11,7 @@ import {
   type ScanRow,
   type ViolationRow,
 } from '../db/index';
-import { splitByDays, splitByHours, type Span } from './day-split';
+import { hoursOf, splitByDays, splitByHours, type Span } from './day-split';
 
 /**
  * What a list row of a scan needs (a page, an export, the keyset after a page); the rest stays in
@@ -309,6 +309,13 @@ type RollupPart = { table: VisibleDayRows['table'] | 'scan_hours'; visible: RawB
 export function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
   const at = sql.ref(table === 'scan_hours' ? 'scan_hours.hour' : `${table}.day`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
+  const hours = table === 'scan_hours' ? hoursOf(span) : null;
+  const time = hours?.length
+    ? [sql<SqlBool>`${at} in (${sql.join(hours)})`]
+    : [
+        ...(span.since === undefined ? [] : [sql<SqlBool>`${at} >= ${span.since}`]),
+        ...(span.until === undefined ? [] : [sql<SqlBool>`${at} < ${span.until}`]),
+      ];
   return [
     ...(filters.tool === undefined ? [] : [sql<SqlBool>`${column('tool')} = ${filters.tool}`]),
     ...(filters.tools === undefined ? [] : [anyOf(`${table}.tool`, filters.tools)]),
@@ -316,8 +323,7 @@ export function rollupConditions(table: RollupPart['table'], filters: ScanFilter
       ? []
       : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
     ...rollupOrigin(table, filters.origin_key),
-    ...(span.since === undefined ? [] : [sql<SqlBool>`${at} >= ${span.since}`]),
-    ...(span.until === undefined ? [] : [sql<SqlBool>`${at} < ${span.until}`]),
+    ...time,
   ];
 }
 

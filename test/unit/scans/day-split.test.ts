@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absorbWholeDays, restOfDay, splitByDays, splitByHours } from '../../../src/main/scans/day-split';
+import { absorbWholeDays, hoursOf, restOfDay, splitByDays, splitByHours } from '../../../src/main/scans/day-split';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -68,5 +68,18 @@ describe('splitByHours', () => {
       hours: null,
       edges: [{ since: at(1, 5.25), until: at(1, 5.75) }],
     });
+  });
+});
+
+describe('hoursOf', () => {
+  it('names each hour a span of whole hours starts, across a midnight too', () => {
+    expect(hoursOf({ since: at(1, 22), until: at(2, 2) })).toEqual([at(1, 22), at(1, 23), at(2), at(2, 1)]);
+    expect(hoursOf({ since: at(1, 5), until: at(1, 6) })).toEqual([at(1, 5)]);
+  });
+
+  it('is null for an open span, and names no hour of an empty one', () => {
+    expect(hoursOf({ since: at(1) })).toBeNull();
+    expect(hoursOf({ until: at(1) })).toBeNull();
+    expect(hoursOf({ since: at(1), until: at(1) })).toEqual([]);
   });
 });
