@@ -6,15 +6,16 @@ import type { SqliteStatement } from 'kysely';
  * a row object one property at a time through V8's C++ API; a list page's 50 rows of 18 columns
  * took 0.6 ms that way and 0.25–0.4 ms as arrays turned into objects in JavaScript.
  *
- * The column names are read once, and again after the schema changes: SQLite prepares a statement
- * again under a migration without a word, at its next step, and a `select *` then has other or
- * renamed columns. So they are checked after the statement ran; `schemaVersion` reads the handle's
- * schema cookie (about a microsecond).
+ * The column names are read once. Only a `*` makes them depend on the schema: SQLite prepares a
+ * statement again under a migration without a word, at its next step, and a `select *` then has
+ * other or renamed columns. For such a statement pass `schemaVersion`, which reads the handle's
+ * schema cookie (about a microsecond): the names are read again after a run that saw it change.
  */
-export function objectRows(statement: SQLite.Statement, schemaVersion: () => number): SqliteStatement {
-  let version = schemaVersion();
+export function objectRows(statement: SQLite.Statement, schemaVersion?: () => number): SqliteStatement {
+  let version = schemaVersion?.();
   let names = columnNames(statement);
   const currentNames = (): string[] => {
+    if (!schemaVersion) return names;
     const now = schemaVersion();
     if (now !== version) {
       version = now;

@@ -15,7 +15,8 @@ export function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
   const readSchemaVersion = (): number => schemaVersion.get() as number;
   const prepared = (text: string): SqliteStatement => {
     const statement = sqlite.prepare(text);
-    return statement.reader ? objectRows(statement, readSchemaVersion) : statement;
+    if (!statement.reader) return statement;
+    return objectRows(statement, text.includes('*') ? readSchemaVersion : undefined);
   };
   return {
     close: () => sqlite.close(),

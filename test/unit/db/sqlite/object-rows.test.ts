@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { objectRows } from '../../../../src/main/db/sqlite/object-rows';
+import { cachingStatements } from '../../../../src/main/db/sqlite/statement-cache';
 
 describe('rows read as arrays and made into objects', () => {
   let sqlite: SQLite.Database;
@@ -42,6 +43,15 @@ describe('rows read as arrays and made into objects', () => {
     expect(star.all([])).toStrictEqual([{ a: 1, name: 'x', c: 1.5, d: Buffer.from([0, 255]) }]);
     sqlite.exec('alter table t add column e default 5');
     expect([...star.iterate([])]).toStrictEqual([{ a: 1, name: 'x', c: 1.5, d: Buffer.from([0, 255]), e: 5 }]);
+  });
+
+  it('follows a schema change under a cached `select *`, the only kind whose names it can change', () => {
+    const cached = cachingStatements(sqlite);
+    const star = (): unknown[] => cached.prepare('select * from t where a = 2').all([]);
+    const named = (): unknown[] => cached.prepare('select a, c from t where a = 2').all([]);
+    expect([star(), named()]).toStrictEqual([[{ a: 2, b: null, c: null, d: null }], [{ a: 2, c: null }]]);
+    sqlite.exec('alter table t rename column b to name; alter table t drop column d');
+    expect([star(), named()]).toStrictEqual([[{ a: 2, name: null, c: null }], [{ a: 2, c: null }]]);
   });
 
   it('runs a statement that returns rows for its changes too', () => {
