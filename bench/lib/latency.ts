@@ -46,12 +46,20 @@ const summary = (samples: number[], lastBody: string): LatencyRun => {
   return { p50: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length, lastBody };
 };
 
+/** Work timed between the measured requests, so that both see the same seconds of the machine. */
+export interface Alongside {
+  /** The warm-up requests' times (ms), once, before the first measured request. */
+  warmedUp(times: readonly number[]): void;
+  /** After each measured request, outside its time. */
+  between(): void;
+}
+
 /**
  * GETs `url` (or the URL for the n-th request) sequentially, `warmup` times unmeasured and then `requests` times, each timed from
  * sending to the last byte of the body, in ms. One kept-alive connection: what is measured is the
  * server's answer, not TCP set-up. Stops early once `budgetMs` of measuring is spent (a query of
  * half a second would otherwise take minutes), but never below `MIN_SAMPLES`. Fails on any answer
- * but 200.
+ * but 200. `alongside` runs between the measured requests.
  */
 export async function sequentialGets(
   url: string | ((request: number) => string),
@@ -59,13 +67,20 @@ export async function sequentialGets(
   warmup: number,
   requests: number,
   budgetMs = Number.POSITIVE_INFINITY,
+  alongside?: Alongside,
 ): Promise<LatencyRun> {
   const { get: getUrl, close } = keptAliveGets(token);
   let sent = 0;
   const get = (): Promise<string> => getUrl(typeof url === 'string' ? url : url(sent++));
   try {
     let lastBody = '';
-    for (let i = 0; i < warmup; i++) lastBody = await get();
+    const warmups: number[] = [];
+    for (let i = 0; i < warmup; i++) {
+      const started = performance.now();
+      lastBody = await get();
+      warmups.push(performance.now() - started);
+    }
+    alongside?.warmedUp(warmups);
     const samples: number[] = [];
     const deadline = performance.now() + budgetMs;
     for (let i = 0; i < requests; i++) {
@@ -73,6 +88,7 @@ export async function sequentialGets(
       const started = performance.now();
       lastBody = await get();
       samples.push(performance.now() - started);
+      alongside?.between();
     }
     return summary(samples, lastBody);
   } finally {

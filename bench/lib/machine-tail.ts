@@ -1,23 +1,36 @@
-import { percentile } from './latency';
+import { type Alongside, percentile } from './latency';
 
 /**
- * The machine's own tail, for a latency row measured in the same minute: a fixed piece of
- * arithmetic, as long as the row's median request, timed as many times as the row's requests.
- * On a quiet machine every piece takes about as long; on these virtual machines the slowest take
- * three or four times the median (a single loop with no I/O, nothing else running), and a request
- * of that length cannot have a better p99 than the arithmetic had.
+ * The machine's own tail, measured between a latency row's requests: a fixed piece of arithmetic
+ * as long as the row's median warm-up request, timed after each measured request. On a quiet
+ * machine every piece takes about as long; on these virtual machines the slowest take three or
+ * four times the median (a single loop with no I/O, nothing else running), in bursts a fraction
+ * of a second long. A request of that length that met such a burst could not have been faster.
  */
-export function arithmeticTail(pieceMs: number, pieces: number): { p50: number; p99: number } {
-  const perMs = loopsPerMs();
-  const loops = Math.max(1, Math.round(pieceMs * perMs));
-  const times: number[] = [];
-  for (let i = 0; i < pieces; i++) {
-    const start = performance.now();
-    spin(loops);
-    times.push(performance.now() - start);
+export class ArithmeticTail implements Alongside {
+  private loops = 1;
+  private readonly times: number[] = [];
+
+  warmedUp(times: readonly number[]): void {
+    const median = percentile(
+      [...times].sort((a, b) => a - b),
+      50,
+    );
+    this.loops = Math.max(1, Math.round(median * loopsPerMs()));
   }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+
+  between(): void {
+    const start = performance.now();
+    spin(this.loops);
+    this.times.push(performance.now() - start);
+  }
+
+  p99(): number {
+    return percentile(
+      [...this.times].sort((a, b) => a - b),
+      99,
+    );
+  }
 }
 
 /** The loop's speed at its best of a few tries: a stalled try must not make the pieces short. */
