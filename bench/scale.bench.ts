@@ -5,7 +5,7 @@ import { CpuSampler } from './lib/cpu-time';
 import { demoStore, DEMO_NOW, type DemoStore } from './lib/demo-store';
 import { formatCount, seconds } from './lib/format';
 import { sequentialGets, type LatencyRun } from './lib/latency';
-import { ArithmeticTail } from './lib/machine-tail';
+import { ArithmeticTail, MACHINE_BASELINE } from './lib/machine-tail';
 import { MB } from './lib/memory';
 import { result } from './lib/result';
 import { startServe } from './lib/serve-child';
@@ -27,8 +27,6 @@ const UNTIL = Math.ceil(NOW / HOUR_MS) * HOUR_MS;
 const SINCE_90D = Math.floor((UNTIL - 90 * DAY_MS) / DAY_MS) * DAY_MS;
 const SINCE_7D = NOW - 7 * DAY_MS;
 const TOOL = 'ChatGPT';
-/** Arithmetic as long as a median request, timed between the requests: a p99 near its p99 is the machine's. */
-const MACHINE_BASELINE = 'arithmetic between, p99';
 
 interface Query {
   label: string;

@@ -1,10 +1,13 @@
 import { type Alongside, percentile } from './latency';
 
+/** How a latency row names this baseline: a p99 near it is the machine's. */
+export const MACHINE_BASELINE = 'arithmetic between, p99';
+
 /**
  * The machine's own tail, measured between a latency row's requests: a fixed piece of arithmetic
  * as long as the row's median warm-up request, timed after each measured request. On a quiet
- * machine every piece takes about as long; on these virtual machines the slowest take three or
- * four times the median (a single loop with no I/O, nothing else running), in bursts a fraction
+ * machine every piece takes about as long; on these virtual machines the slowest take three to
+ * six times the median (a single loop with no I/O, nothing else running), in bursts a fraction
  * of a second long. A request of that length that met such a burst could not have been faster.
  */
 export class ArithmeticTail implements Alongside {
