@@ -6,8 +6,7 @@ import { startBare } from './lib/bare-child';
 import { evidencePackage, timelineSizes, type PackageFile } from './lib/evidence-fixture';
 import { formatCount } from './lib/format';
 import { postFile } from './lib/http';
-import { sequentialGets } from './lib/latency';
-import { ArithmeticTail, MACHINE_BASELINE } from './lib/machine-tail';
+import { getsBesideMachine, MACHINE_BASELINE } from './lib/machine-tail';
 import { MB } from './lib/memory';
 import { restartAfterKill } from './lib/restart-after-kill';
 import { result } from './lib/result';
@@ -141,23 +140,13 @@ export default defineBenchmark({
     context.log('list latency on the demo store');
     const server = await startServe(context.scratch, demoStore.dataDir, demoStore.url);
     const since = new Date(NOW - 7 * 86_400_000).toISOString();
-    const firstPageMachine = new ArithmeticTail();
-    const firstPage = await sequentialGets(
-      `${server.url}/v1/scans?limit=50`,
-      server.token,
-      20,
-      300,
-      10_000,
-      firstPageMachine,
-    );
-    const filteredMachine = new ArithmeticTail();
-    const filtered = await sequentialGets(
+    const firstPage = await getsBesideMachine(`${server.url}/v1/scans?limit=50`, server.token, 20, 300, 10_000);
+    const filtered = await getsBesideMachine(
       `${server.url}/v1/scans?limit=50&since=${since}&tool=Cursor`,
       server.token,
       20,
       300,
       10_000,
-      filteredMachine,
     );
     await server.stop();
 
@@ -220,15 +209,15 @@ export default defineBenchmark({
         note: `spawn until "listening", ${kills} kills each: ${pgRestart.times.map((ms) => ms.toFixed(0)).join(', ')} ms (SQLite ${sqliteRestart.times.map((ms) => ms.toFixed(0)).join(', ')})`,
       }),
       ...[
-        { what: 'first page', run: firstPage, machine: firstPageMachine },
-        { what: 'since 7 days + tool', run: filtered, machine: filteredMachine },
-      ].map(({ what, run, machine }) =>
+        { what: 'first page', run: firstPage },
+        { what: 'since 7 days + tool', run: filtered },
+      ].map(({ what, run }) =>
         result({
           benchmark: NAME,
           label: `list ${what} at ${formatCount(scans)} scans: p99`,
           metric: 'ms',
           value: run.p99,
-          baseline: { label: MACHINE_BASELINE, value: machine.p99() },
+          baseline: { label: MACHINE_BASELINE, value: run.machineP99 },
           target: { kind: 'max', limit: LIST_TARGET_MS, unit: 'ms' },
           note: `${run.samples} sequential requests, p50 ${run.p50.toFixed(2)} ms`,
         }),

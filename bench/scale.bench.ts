@@ -4,8 +4,7 @@ import { withConnection } from '../test/fixtures/postgres-cluster';
 import { CpuSampler } from './lib/cpu-time';
 import { demoStore, DEMO_NOW, type DemoStore } from './lib/demo-store';
 import { formatCount, seconds } from './lib/format';
-import { sequentialGets, type LatencyRun } from './lib/latency';
-import { ArithmeticTail, MACHINE_BASELINE } from './lib/machine-tail';
+import { getsBesideMachine, MACHINE_BASELINE, type MachineRun } from './lib/machine-tail';
 import { MB } from './lib/memory';
 import { result } from './lib/result';
 import { startServe } from './lib/serve-child';
@@ -71,11 +70,9 @@ async function storeBytes(store: DemoStore): Promise<number> {
   return Number(rows[0]!.size);
 }
 
-interface Measured extends LatencyRun {
+interface Measured extends MachineRun {
   /** CPU ms per request of the server and its PostgreSQL backends, warm-ups included; null without /proc. */
   cpuMs: number | null;
-  /** The machine's p99 for arithmetic as long as the median warm-up request, between the requests. */
-  machineP99: number;
 }
 
 async function measure(context: BenchContext, store: DemoStore): Promise<Map<Query, Measured>> {
@@ -91,20 +88,17 @@ async function measure(context: BenchContext, store: DemoStore): Promise<Map<Que
       const cpu = new CpuSampler(
         (command, pid) => pid === server.pid || (database !== undefined && command.includes(` ${database} `)),
       );
-      const machine = new ArithmeticTail();
-      const run = await sequentialGets(
+      const run = await getsBesideMachine(
         `${server.url}${query.path}`,
         server.token,
         counts.warmup,
         counts.measured,
         counts.budgetMs,
-        machine,
       );
       const seconds = cpu.stop();
       measured.set(query, {
         ...run,
         cpuMs: seconds === null ? null : (seconds * 1000) / (run.samples + counts.warmup),
-        machineP99: machine.p99(),
       });
     }
   } finally {

@@ -1,4 +1,4 @@
-import { type Alongside, percentile } from './latency';
+import { type Alongside, type LatencyRun, percentile, sequentialGets } from './latency';
 
 /** How a latency row names this baseline: a p99 near it is the machine's. */
 export const MACHINE_BASELINE = 'arithmetic between, p99';
@@ -10,7 +10,7 @@ export const MACHINE_BASELINE = 'arithmetic between, p99';
  * six times the median (a single loop with no I/O, nothing else running), in bursts a fraction
  * of a second long. A request of that length that met such a burst could not have been faster.
  */
-export class ArithmeticTail implements Alongside {
+class ArithmeticTail implements Alongside {
   private loops = 1;
   private readonly times: number[] = [];
 
@@ -34,6 +34,24 @@ export class ArithmeticTail implements Alongside {
       99,
     );
   }
+}
+
+/** A latency run beside the machine's: `machineP99` is the pieces' p99 (the row's baseline). */
+export interface MachineRun extends LatencyRun {
+  machineP99: number;
+}
+
+/** sequentialGets, with the machine's arithmetic timed between the measured requests. */
+export async function getsBesideMachine(
+  url: string,
+  token: string,
+  warmup: number,
+  requests: number,
+  budgetMs: number,
+): Promise<MachineRun> {
+  const machine = new ArithmeticTail();
+  const run = await sequentialGets(url, token, warmup, requests, budgetMs, machine);
+  return { ...run, machineP99: machine.p99() };
 }
 
 /** The loop's speed at its best of a few tries: a stalled try must not make the pieces short. */
