@@ -8,6 +8,10 @@ import {
 } from 'kysely';
 import type { Executor } from '../database';
 import { quoteIdentifier } from '../quote-identifier';
+import { StatementNames } from './statement-names';
+
+/** How many statement texts each connection keeps prepared (statement-names.ts). */
+const NAMED_STATEMENTS = 300;
 
 /**
  * A pooled pg client as Kysely's connection. Kysely's own PostgresDriver keeps the client
@@ -15,12 +19,17 @@ import { quoteIdentifier } from '../quote-identifier';
  * connection of the caller's transaction.
  */
 export class PoolConnection implements DatabaseConnection {
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly names: StatementNames,
+  ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const { command, rowCount, rows } = await this.client.query<R & pg.QueryResultRow>(compiledQuery.sql, [
-      ...compiledQuery.parameters,
-    ]);
+    const values = [...compiledQuery.parameters];
+    const name = this.names.nameOf(compiledQuery.sql, values.length);
+    const { command, rowCount, rows } = await this.client.query<R & pg.QueryResultRow>(
+      name === undefined ? { text: compiledQuery.sql, values } : { name, text: compiledQuery.sql, values },
+    );
     const changed = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows ?? [] };
   }
@@ -34,6 +43,7 @@ export class PoolConnection implements DatabaseConnection {
 /** Kysely's PostgresDriver over one pool, its connections exposing their pg client. */
 export class PoolDriver implements Driver {
   private readonly connections = new WeakMap<pg.PoolClient, PoolConnection>();
+  private readonly names = new StatementNames(NAMED_STATEMENTS);
   private ended = false;
 
   constructor(private readonly pool: pg.Pool) {}
@@ -48,7 +58,7 @@ export class PoolDriver implements Driver {
     }
     let connection = this.connections.get(client);
     if (!connection) {
-      connection = new PoolConnection(client);
+      connection = new PoolConnection(client, this.names);
       this.connections.set(client, connection);
     }
     return connection;
