@@ -42,6 +42,10 @@ export async function serveCommand(args: string[]): Promise<number> {
     database,
     initialToken: process.env.SCANDESK_TOKEN || undefined,
     onIdleError: (error) => writeErr(`database connection lost (${maskSecrets(error.message)}); reconnecting\n`),
+    onStatementNamesOff: (error) =>
+      writeErr(
+        `database statements run unnamed from now on (${maskSecrets(error.message)}): is a pooler in transaction mode in between? (README, A team server on PostgreSQL)\n`,
+      ),
     onUpgrade: (pending) =>
       writeErr(
         `upgrading the database in ${store} (${pending.length} migration${pending.length === 1 ? '' : 's'}; ` +

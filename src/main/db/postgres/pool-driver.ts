@@ -8,7 +8,7 @@ import {
 } from 'kysely';
 import type { Executor } from '../database';
 import { quoteIdentifier } from '../quote-identifier';
-import { StatementNames } from './statement-names';
+import { isLostStatement, StatementNames } from './statement-names';
 
 /** How many statement texts each connection keeps prepared (statement-names.ts). */
 const NAMED_STATEMENTS = 300;
@@ -19,17 +19,36 @@ const NAMED_STATEMENTS = 300;
  * connection of the caller's transaction.
  */
 export class PoolConnection implements DatabaseConnection {
+  /** Between the driver's BEGIN and its COMMIT or ROLLBACK. */
+  inTransaction = false;
+
   constructor(
     readonly client: pg.PoolClient,
     private readonly names: StatementNames,
+    private readonly onNamesOff: ((error: Error) => void) | undefined,
   ) {}
+
+  private turnOffNames(error: unknown): void {
+    if (this.names.isOff) return;
+    this.names.turnOff();
+    this.onNamesOff?.(error instanceof Error ? error : new Error(String(error)));
+  }
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const values = [...compiledQuery.parameters];
     const name = this.names.nameOf(compiledQuery.sql, values.length);
-    const { command, rowCount, rows } = await this.client.query<R & pg.QueryResultRow>(
-      name === undefined ? { text: compiledQuery.sql, values } : { name, text: compiledQuery.sql, values },
-    );
+    const { command, rowCount, rows } = await this.client
+      .query<R & pg.QueryResultRow>(
+        name === undefined ? { text: compiledQuery.sql, values } : { name, text: compiledQuery.sql, values },
+      )
+      .catch((error: unknown) => {
+        if (name === undefined || !isLostStatement(error)) throw error;
+        // The statement failed before it ran. Outside a transaction it runs again unnamed; inside
+        // one the transaction is lost, and only the statements after it run unnamed.
+        this.turnOffNames(error);
+        if (this.inTransaction) throw error;
+        return this.client.query<R & pg.QueryResultRow>({ text: compiledQuery.sql, values });
+      });
     const changed = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
     return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: rows ?? [] };
   }
@@ -46,7 +65,10 @@ export class PoolDriver implements Driver {
   private readonly names = new StatementNames(NAMED_STATEMENTS);
   private ended = false;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly onNamesOff?: (error: Error) => void,
+  ) {}
 
   async init(): Promise<void> {}
 
@@ -58,7 +80,7 @@ export class PoolDriver implements Driver {
     }
     let connection = this.connections.get(client);
     if (!connection) {
-      connection = new PoolConnection(client, this.names);
+      connection = new PoolConnection(client, this.names, this.onNamesOff);
       this.connections.set(client, connection);
     }
     return connection;
@@ -69,13 +91,16 @@ export class PoolDriver implements Driver {
     if (settings.isolationLevel) begin += ` isolation level ${settings.isolationLevel}`;
     if (settings.accessMode) begin += ` ${settings.accessMode}`;
     await connection.executeQuery(CompiledQuery.raw(begin));
+    (connection as PoolConnection).inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as PoolConnection).inTransaction = false;
     await connection.executeQuery(CompiledQuery.raw('commit'));
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as PoolConnection).inTransaction = false;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 

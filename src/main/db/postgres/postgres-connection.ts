@@ -31,6 +31,11 @@ export interface PostgresOptions {
   poolSize?: number;
   /** Told the reason when an idle connection of the pool fails (the server restarted, say). */
   onIdleError?: (error: Error) => void;
+  /**
+   * Told, once, that statements run unnamed from now on: the server lost one a connection had
+   * prepared (statement-names.ts; a pooler in transaction mode does that).
+   */
+  onStatementNamesOff?: (error: Error) => void;
 }
 
 // The adapter is what every Kysely instance and transaction made from it share: it carries the
@@ -44,7 +49,10 @@ class PoolAdapter extends PostgresAdapter implements StoreSlot {
 }
 
 class PoolDialect extends PostgresDialect {
-  constructor(private readonly pool: pg.Pool) {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly onStatementNamesOff: ((error: Error) => void) | undefined,
+  ) {
     super({ pool });
   }
 
@@ -54,7 +62,7 @@ class PoolDialect extends PostgresDialect {
 
   // Kysely's own driver keeps each connection's pg client private; COPY needs it (pool-driver.ts).
   override createDriver(): Driver {
-    return new PoolDriver(this.pool);
+    return new PoolDriver(this.pool, this.onStatementNamesOff);
   }
 }
 
@@ -82,5 +90,5 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Kysely
   // An idle client whose server went away emits 'error' on the pool; unhandled, it would end
   // the process. The next query reconnects or fails on its own, with its own error.
   pool.on('error', (error) => options.onIdleError?.(error));
-  return new Kysely<Database>({ dialect: new PoolDialect(pool) });
+  return new Kysely<Database>({ dialect: new PoolDialect(pool, options.onStatementNamesOff) });
 }

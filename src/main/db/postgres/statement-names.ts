@@ -11,6 +11,8 @@
 // - No `*` but `count(*)`: PostgreSQL refuses to run a prepared statement whose result columns a
 //   migration changed, and a `*` is what such a migration changes.
 // - At most `limit` texts: each connection holds every one of them.
+// - Off for good once the server does not hold what a connection prepared: a pooler in transaction
+//   mode hands a connection's statements to other server sessions (turnOff).
 
 const DATA_STATEMENT = /^\s*(select|with|insert|update|delete)\b/i;
 const STAR = /\*/;
@@ -21,13 +23,36 @@ export const MAX_NAMED_LENGTH = 8_000;
 /** Nor statements with more parameters than this (multi-row inserts). */
 export const MAX_NAMED_PARAMETERS = 64;
 
+/**
+ * The server's answers that say a connection's named statements are not its session's own:
+ * `prepared statement "…" does not exist` and `… already exists`.
+ */
+const LOST_STATEMENT_CODES = new Set(['26000', '42P05']);
+
+/** Whether `error` is PostgreSQL's answer that a named statement is not where it was prepared. */
+export function isLostStatement(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && LOST_STATEMENT_CODES.has(code);
+}
+
 export class StatementNames {
   private readonly names = new Map<string, string>();
+  private off = false;
 
   constructor(private readonly limit: number) {}
 
+  /** From now on every text runs unnamed. */
+  turnOff(): void {
+    this.off = true;
+  }
+
+  get isOff(): boolean {
+    return this.off;
+  }
+
   /** The name `text` runs under, or undefined: run it unnamed. */
   nameOf(text: string, parameters: number): string | undefined {
+    if (this.off) return undefined;
     const known = this.names.get(text);
     if (known !== undefined) return known;
     if (this.names.size >= this.limit || !namable(text, parameters)) return undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isLostStatement,
   MAX_NAMED_LENGTH,
   MAX_NAMED_PARAMETERS,
   StatementNames,
@@ -49,5 +50,28 @@ describe('StatementNames', () => {
     expect(names.nameOf('select 3', 0)).toBeUndefined();
     expect([names.nameOf('select 1', 0), names.nameOf('select 2', 0)]).toEqual([a, b]);
     expect(new Set([a, b]).size).toBe(2);
+  });
+
+  it('names nothing once turned off, not even a text it named before', () => {
+    const names = new StatementNames(10);
+    expect(names.nameOf('select 1', 0)).toBeDefined();
+    names.turnOff();
+    expect(names.isOff).toBe(true);
+    expect(names.nameOf('select 1', 0)).toBeUndefined();
+    expect(names.nameOf('select 2', 0)).toBeUndefined();
+  });
+});
+
+describe('isLostStatement', () => {
+  it("is PostgreSQL's answer that a named statement is missing or already there", () => {
+    expect(isLostStatement(Object.assign(new Error('prepared statement "a" does not exist'), { code: '26000' }))).toBe(
+      true,
+    );
+    expect(isLostStatement(Object.assign(new Error('prepared statement "a" already exists'), { code: '42P05' }))).toBe(
+      true,
+    );
+    expect(isLostStatement(Object.assign(new Error('division by zero'), { code: '22012' }))).toBe(false);
+    expect(isLostStatement(new Error('no code'))).toBe(false);
+    expect(isLostStatement(null)).toBe(false);
   });
 });
