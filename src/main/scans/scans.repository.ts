@@ -1,7 +1,16 @@
-import { expressionBuilder, sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  expressionBuilder,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { ScanSource, ScanStatus } from '../../shared/api/scans';
 import {
   type Database,
+  dialectOf,
   type Executor,
   inList,
   type NewScan,
@@ -86,6 +95,25 @@ export const visibleInRollup = (table: Exclude<Rollup, 'organization_days'>, use
 export interface VisibleDayRows {
   table: 'organization_days' | 'scan_days';
   visible: RawBuilder<SqlBool>;
+  /** The index that reads those rows by their keys, where SQLite's planner would not take it. */
+  index?: 'scan_days_by_submitter';
+}
+
+/**
+ * A day rollup part to select from: on SQLite through its `index`. SQLite costs a seek into
+ * scan_days_by_submitter plus a lookup of each row above a walk of the primary key's days, which
+ * reads every submitter's rows of those days: a 7-day part at 10M scans 0.37 ms that way, 0.09
+ * through the index. PostgreSQL reads that range by the key on its own.
+ */
+export function selectFromPart(
+  db: Executor,
+  { table, index }: RollupPart,
+): SelectQueryBuilder<Database, never, object> {
+  const from =
+    index !== undefined && dialectOf(db) === 'sqlite'
+      ? db.selectFrom(sql`(${sql.table(table)} indexed by ${sql.id(index)})`.as(table))
+      : db.selectFrom(table);
+  return from as unknown as SelectQueryBuilder<Database, never, object>;
 }
 
 /**
@@ -107,6 +135,8 @@ export function visibleDayRows(userId: string): VisibleDayRows[] {
       visible: sql<SqlBool>`${sql.ref('scan_days.submitted_by')} = ${userId} and ${sql.ref('scan_days.organization_key')} in (
         select scan_counts.organization_key from scan_counts
         where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`,
+
+      index: 'scan_days_by_submitter',
     },
   ];
 }
@@ -300,7 +330,7 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
 }
 
 /** The table a rollup part reads, and which of its rows the caller sees. */
-type RollupPart = { table: VisibleDayRows['table'] | 'scan_hours'; visible: RawBuilder<SqlBool> };
+type RollupPart = Omit<VisibleDayRows, 'table'> & { table: VisibleDayRows['table'] | 'scan_hours' };
 
 /**
  * The filters a rollup can answer (tool, organization, origin) and a span of its days or hours, as
@@ -328,9 +358,9 @@ export function rollupConditions(table: RollupPart['table'], filters: ScanFilter
 }
 
 /** The scans of a rollup's visible rows in `span` (whole days of the day rollups, whole hours of scan_hours). */
-function sumRollup(db: Executor, filters: ScanFilters, { table, visible }: RollupPart, span: Span): CountQuery {
-  return db
-    .selectFrom(table)
+function sumRollup(db: Executor, filters: ScanFilters, part: RollupPart, span: Span): CountQuery {
+  const { table, visible } = part;
+  return selectFromPart(db, part)
     .where((eb) => eb.and([visible, ...rollupConditions(table, filters, span)]))
     .select(sql<number | null>`sum(${sql.ref(`${table}.scans`)})`.as('total'));
 }

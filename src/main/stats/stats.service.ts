@@ -14,6 +14,7 @@ import {
   matching,
   rollupConditions,
   rollupOrigin,
+  selectFromPart,
   visibleDayRows,
   visibleInRollup,
   visibleTo,
@@ -72,10 +73,10 @@ async function dayRollupRows(
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
-  const parts = visibleDayRows(userId).map(({ table, visible }) => {
+  const parts = visibleDayRows(userId).map((part) => {
+    const { table, visible } = part;
     const column = (name: string) => sql.ref(`${table}.${name}`);
-    return db
-      .selectFrom(table)
+    return selectFromPart(db, part)
       .where((eb) => eb.and([visible, ...rollupConditions(table, filters, days)]))
       .select([
         sql<number>`${column('day')}`.as('start'),
