@@ -111,7 +111,9 @@ export function selectFromPart(
 ): SelectQueryBuilder<Database, never, object> {
   const from =
     index !== undefined && dialectOf(db) === 'sqlite'
-      ? db.selectFrom(sql`(${sql.table(table)} indexed by ${sql.id(index)})`.as(table))
+      ? // Unaliased: SQLite takes INDEXED BY only after a table's name or alias, and ignores it
+        // on a parenthesized one. Kysely reads an unaliased expression into FROM as it is.
+        db.selectFrom(sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as typeof table)
       : db.selectFrom(table);
   return from as unknown as SelectQueryBuilder<Database, never, object>;
 }
