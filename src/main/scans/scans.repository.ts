@@ -137,7 +137,6 @@ export function visibleDayRows(userId: string): VisibleDayRows[] {
       visible: sql<SqlBool>`${sql.ref('scan_days.submitted_by')} = ${userId} and ${sql.ref('scan_days.organization_key')} in (
         select scan_counts.organization_key from scan_counts
         where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`,
-
       index: 'scan_days_by_submitter',
     },
   ];
