@@ -131,9 +131,32 @@ export function parseUntil(text: string): number | null {
   return day === null ? parseDateTime(text) : day + DAY_MS;
 }
 
-/** The contract's timestamp form: ISO 8601 UTC with milliseconds and `Z`. */
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+const threeDigits = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/** The last day formatTimestamp wrote, and its `YYYY-MM-DDT`: a page's timestamps share a few days. */
+let formattedDay = Number.NaN;
+let formattedDayHead = '';
+
+/**
+ * The contract's timestamp form: ISO 8601 UTC with milliseconds and `Z`, as `toISOString` writes
+ * it. The day part is written once per day and the time of day by arithmetic: `toISOString` cost
+ * about 2 µs a call, which a list page of 50 or a CSV of a million scans pays each time.
+ */
 export function formatTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  if (!Number.isSafeInteger(ms) || ms < 0 || ms > LAST_TIMESTAMP_MS) return new Date(ms).toISOString();
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== formattedDay) {
+    formattedDay = day;
+    formattedDayHead = new Date(day * DAY_MS).toISOString().slice(0, 11);
+  }
+  let rest = ms - day * DAY_MS;
+  const hours = Math.floor(rest / HOUR_MS);
+  rest -= hours * HOUR_MS;
+  const minutes = Math.floor(rest / MINUTE_MS);
+  rest -= minutes * MINUTE_MS;
+  const seconds = Math.floor(rest / 1000);
+  return `${formattedDayHead}${twoDigits(hours)}:${twoDigits(minutes)}:${twoDigits(seconds)}.${threeDigits(rest - seconds * 1000)}Z`;
 }
 
 /** The current instant as every stored timestamp is written. */

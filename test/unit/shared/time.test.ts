@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { rfcDate, rfcDateTime } from '../../helpers/schema-arbitraries';
 import {
   canonicalTimestampMs,
+  DAY_MS,
   formatTimestamp,
+  LAST_TIMESTAMP_MS,
   parseDateOrDateTime,
   parseDateTime,
   parseRfc3339DateTime,
@@ -180,6 +182,20 @@ describe('formatTimestamp', () => {
     expect(formatTimestamp(0)).toBe('1970-01-01T00:00:00.000Z');
     expect(formatTimestamp(1_793_491_200_000)).toBe('2026-11-01T00:00:00.000Z');
     expect(formatTimestamp(Date.UTC(2026, 10, 21, 4, 16, 15, 470))).toBe('2026-11-21T04:16:15.470Z');
+  });
+
+  it('writes what toISOString writes, day after day and across the edges of its range', () => {
+    const edges = [0, 999, DAY_MS - 1, DAY_MS, Date.UTC(2024, 1, 29, 23, 59, 59, 999), LAST_TIMESTAMP_MS];
+    for (const ms of edges) expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString());
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: LAST_TIMESTAMP_MS + 1e13 }), (ms) => {
+        expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 5_000 },
+    );
+    // Neighbours share a day, and one a day later must not keep the day before.
+    for (let ms = Date.UTC(2026, 10, 20, 23, 59, 58); ms < Date.UTC(2026, 10, 21, 0, 0, 2); ms += 250)
+      expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString());
   });
 
   it('round-trips with parseDateOrDateTime', () => {
