@@ -12,9 +12,8 @@ import { formatTimestamp } from '../../shared/time';
 import { bigint, type Db, doubleSum } from '../db/index';
 import {
   matching,
-  rollupConditions,
   rollupOrigin,
-  selectFromPart,
+  partRows,
   visibleDayRows,
   visibleInRollup,
   visibleTo,
@@ -74,17 +73,14 @@ async function dayRollupRows(
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
   const parts = visibleDayRows(userId).map((part) => {
-    const { table, visible } = part;
-    const column = (name: string) => sql.ref(`${table}.${name}`);
-    return selectFromPart(db, part)
-      .where((eb) => eb.and([visible, ...rollupConditions(table, filters, days)]))
-      .select([
-        sql<number>`${column('day')}`.as('start'),
-        (groupBy === undefined ? sql<string>`''` : sql<string>`${column(groupBy)}`).as('group_name'),
-        sql<number>`cast(${column('tokens')} as double precision)`.as('tokens'),
-        sql<number>`${column('scans')}`.as('scans'),
-        sql<number>`${column('violations')}`.as('violations'),
-      ]);
+    const column = (name: string) => sql.ref(`${part.table}.${name}`);
+    return partRows(db, part, filters, days).select([
+      sql<number>`${column('day')}`.as('start'),
+      (groupBy === undefined ? sql<string>`''` : sql<string>`${column(groupBy)}`).as('group_name'),
+      sql<number>`cast(${column('tokens')} as double precision)`.as('tokens'),
+      sql<number>`${column('scans')}`.as('scans'),
+      sql<number>`${column('violations')}`.as('violations'),
+    ]);
   });
   const rows = await db
     .selectFrom(parts.reduce((union, part) => union.unionAll(part)).as('r'))

@@ -1,13 +1,13 @@
 /**
  * A week's total reads a member's own scans of scan_days by the member's keys, never by a walk of
- * every submitter's rows of those days (scans.repository.ts, selectFromPart). SQLite is told the
+ * every submitter's rows of those days (scans.repository.ts, partRows). SQLite is told the
  * index: on a large store its planner takes the walk (docs/benchmarks.md), which a test store
  * this small cannot show, so the test checks that it is told, and that it can use what it is told
  * (SQLite refuses a statement whose INDEXED BY no plan can use). PostgreSQL chooses on its own.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rollupConditions, selectFromPart, visibleDayRows } from '../../../src/main/scans/scans.repository';
+import { partRows, visibleDayRows } from '../../../src/main/scans/scans.repository';
 import { createOrg, fixtureScanId, insertScans, setRole } from '../../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 import { onPostgres } from '../../helpers/test-database';
@@ -59,9 +59,7 @@ describe("a member's own day rollup rows", () => {
 
   function ownWeek() {
     const part = visibleDayRows(member.id).find((candidate) => candidate.table === 'scan_days')!;
-    return selectFromPart(ctx.db, part)
-      .where((eb) => eb.and([part.visible, ...rollupConditions('scan_days', { tool: 'cursor' }, lastWeek)]))
-      .select(sql<number>`sum(scan_days.scans)`.as('total'));
+    return partRows(ctx.db, part, { tool: 'cursor' }, lastWeek).select(sql<number>`sum(scan_days.scans)`.as('total'));
   }
 
   it('reads them by an index on their keys', async () => {
