@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../../../src/main/db/database';
 import { migrateToLatest } from '../../../../src/main/db/migrate';
@@ -76,6 +77,30 @@ describe.each([
     }
     await transaction.done;
     expect(await ids(db)).toEqual(['u_before', 'u_tx']);
+  });
+
+  it('reads on the writer while no one holds it, and on the read-only handle while someone does', async () => {
+    // A temporary table exists on the connection that made it only: raw SQL makes it on the writer.
+    await sql`create temp table probe (x integer)`.execute(db);
+    await sql`insert into temp.probe values (1)`.execute(db);
+    const probe = () =>
+      db
+        .selectFrom(sql`temp.probe`.as('p'))
+        .select(sql<number>`count(*)`.as('n'))
+        .execute();
+    expect(await probe()).toEqual([{ n: 1 }]);
+    const transaction = heldTransaction(db);
+    await transaction.written;
+    if (file(dir) === ':memory:') {
+      const read = probe();
+      transaction.release();
+      expect(await read).toEqual([{ n: 1 }]);
+    } else {
+      await expect(probe()).rejects.toThrow(/no such table/);
+      transaction.release();
+    }
+    await transaction.done;
+    expect(await probe()).toEqual([{ n: 1 }]);
   });
 
   it('keeps a rolled-back transaction invisible to reads and writes alike', async () => {
