@@ -25,6 +25,8 @@ const NOW = Date.parse(DEMO_NOW);
 const UNTIL = Math.ceil(NOW / HOUR_MS) * HOUR_MS;
 const SINCE_90D = Math.floor((UNTIL - 90 * DAY_MS) / DAY_MS) * DAY_MS;
 const SINCE_7D = NOW - 7 * DAY_MS;
+/** The overview's 7-day preset: hour buckets, from an hour 7 days before UNTIL. */
+const SINCE_7D_HOURS = UNTIL - 7 * DAY_MS;
 const TOOL = 'ChatGPT';
 
 interface Query {
@@ -36,7 +38,7 @@ interface Query {
 const iso = (ms: number): string => new Date(ms).toISOString();
 const search = (params: Record<string, string>): string => new URLSearchParams(params).toString();
 
-/** The list's pages of the `list` benchmark and the requests the viewer's overview sends for 90 days. */
+/** The list's pages of the `list` benchmark and the requests the viewer's overview sends for 90 and 7 days. */
 const QUERIES: readonly Query[] = [
   { label: 'list first page', path: '/v1/scans?limit=50', limitMs: LIST_P99_MS },
   {
@@ -47,6 +49,11 @@ const QUERIES: readonly Query[] = [
   ...(['tool', 'action'] as const).map((group) => ({
     label: `overview 90 days: tokens by ${group}`,
     path: `/v1/stats/tokens?${search({ since: iso(SINCE_90D), until: iso(UNTIL), bucket: 'day', group_by: group })}`,
+    limitMs: STATS_P99_MS,
+  })),
+  ...(['tool', 'action'] as const).map((group) => ({
+    label: `overview 7 days: tokens by ${group}, hour buckets`,
+    path: `/v1/stats/tokens?${search({ since: iso(SINCE_7D_HOURS), until: iso(UNTIL), bucket: 'hour', group_by: group })}`,
     limitMs: STATS_P99_MS,
   })),
   {
@@ -110,7 +117,7 @@ async function measure(context: BenchContext, store: DemoStore): Promise<Map<Que
 export default defineBenchmark({
   name: NAME,
   description:
-    'a demo store of --size scans (default 1,000,000): its build, disk per scan, then list pages and the 90-day overview stats p99 from a serve child',
+    'a demo store of --size scans (default 1,000,000): its build, disk per scan, then list pages and the 90-day and 7-day overview stats p99 from a serve child',
   databases: ['sqlite', 'postgres'],
   async run(context) {
     const scans = context.size ?? (context.quick ? SCANS.quick : SCANS.full);

@@ -31,6 +31,9 @@ export async function storeInvariants(db: Db) {
     organizationDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM organization_days`),
     organizationDayTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM organization_days`),
     scanHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_hours`),
+    scanHourTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scan_hours`),
+    scanHourViolations: await count(db, sql`SELECT COALESCE(SUM(violations), 0) AS n FROM scan_hours`),
+    scanViolations: await count(db, sql`SELECT COALESCE(SUM(violation_count), 0) AS n FROM scans`),
     tokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scans`),
     violations: await count(db, sql`SELECT COUNT(*) AS n FROM violations`),
     violationDays: await count(db, sql`SELECT COALESCE(SUM(violations), 0) AS n FROM violation_days`),
@@ -50,6 +53,8 @@ export function rollupProblems(invariants: Awaited<ReturnType<typeof storeInvari
   same('organization_days', invariants.organizationDays, invariants.scans);
   same('organization_days tokens', invariants.organizationDayTokens, invariants.tokens);
   same('scan_hours', invariants.scanHours, invariants.scans);
+  same('scan_hours tokens', invariants.scanHourTokens, invariants.tokens);
+  same('scan_hours violations', invariants.scanHourViolations, invariants.scanViolations);
   same('violation_days', invariants.violationDays, invariants.violations);
   return problems;
 }

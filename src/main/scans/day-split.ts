@@ -34,13 +34,17 @@ function splitByUnit(unit: number, { since, until }: Span): { whole: Span | null
   return { whole: { since: from, until: to }, edges };
 }
 
+/** The most hours hoursOf names: a partial day's, at each end of a range. */
+export const MAX_NAMED_HOURS = 48;
+
 /**
  * Each hour that a span of whole hours starts (an edge's: fewer than two days' worth), or null
- * for an open span. Named one by one, they let an hour rollup seek each (hour, tool) pair of its
- * key, where a range reads every tool of every hour and keeps one.
+ * for an open span or a longer one. Named one by one, they let an hour rollup seek each (hour,
+ * tool) pair of its key, where a range reads every tool of every hour and keeps one; a chart of
+ * many hours reads them all anyway, as a range.
  */
 export function hoursOf({ since, until }: Span): number[] | null {
-  if (since === undefined || until === undefined) return null;
+  if (since === undefined || until === undefined || until - since > MAX_NAMED_HOURS * HOUR_MS) return null;
   const hours: number[] = [];
   for (let hour = since; hour < until; hour += HOUR_MS) hours.push(hour);
   return hours;

@@ -21,7 +21,7 @@ import {
 } from '../scans/scans.repository';
 import { resolveFilters } from '../scans/scans.service';
 import { DAY_MS, HOUR_MS } from '../../shared/time';
-import type { DaySplit, Span } from '../scans/day-split';
+import { splitByHours, type DaySplit, type Span } from '../scans/day-split';
 import { byDays } from '../scans/whole-days.repository';
 
 /** Token sums past 2^53 − 1 are answered as 2^53 − 1: JSON integers stay safe (docs/contract/api.md#basics). */
@@ -97,10 +97,41 @@ async function dayRollupRows(
 }
 
 /**
+ * Bucket rows for whole hours, from scan_hours: each hour counted in the bucket of `width` that
+ * holds it (its own hour, or the day of a partial day).
+ */
+async function hourRollupRows(
+  db: Db,
+  userId: string,
+  filters: ScanFilters,
+  hours: Span,
+  width: number,
+  groupBy: TokenStatsQuery['group_by'],
+): Promise<BucketRow[]> {
+  const hour = sql.ref('scan_hours.hour');
+  const rows = await partRows(
+    db,
+    { table: 'scan_hours', visible: visibleInRollup('scan_hours', userId) },
+    filters,
+    hours,
+  )
+    .select([
+      sql<number>`${hour} - ${hour} % ${bigint(width)}`.as('start'),
+      (groupBy === undefined ? sql<string>`''` : sql<string>`${sql.ref(`scan_hours.${groupBy}`)}`).as('group_name'),
+      doubleSum('scan_hours.tokens').as('tokens'),
+      sql<number>`sum(${sql.ref('scan_hours.scans')})`.as('scans'),
+      sql<number>`sum(${sql.ref('scan_hours.violations')})`.as('violations'),
+    ])
+    .groupBy(['start', 'group_name'])
+    .execute();
+  return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
+}
+
+/**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
  * optionally split by tool or action, of one origin or all (docs/contract/api.md#aggregates). Buckets without scans are absent.
- * Day buckets of whole days come from the day rollups; partial days and hour buckets from
- * the scans.
+ * Whole days come from the day rollups, whole hours from scan_hours, and only the minutes at a
+ * range's ends from the scans.
  */
 export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery): Promise<TokenStats> {
   const width = BUCKET_MS[query.bucket];
@@ -109,7 +140,13 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
   const read = ({ days, edges }: DaySplit) =>
     Promise.all([
       ...(days ? [dayRollupRows(db, userId, filters, days, groupBy)] : []),
-      ...edges.map((edge) => scanBucketRows(db, userId, { ...filters, ...edge }, width, groupBy)),
+      ...edges.flatMap((edge) => {
+        const { hours, edges: ends } = splitByHours(edge);
+        return [
+          ...(hours ? [hourRollupRows(db, userId, filters, hours, width, groupBy)] : []),
+          ...ends.map((end) => scanBucketRows(db, userId, { ...filters, ...end }, width, groupBy)),
+        ];
+      }),
     ]);
   const parts = query.bucket === 'day' ? await byDays(db, filters, read) : await read({ days: null, edges: [filters] });
 

@@ -86,10 +86,11 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete-remote'), remote: index(REMOTES.length) }) },
 ) as fc.Arbitrary<Step>;
 
-/** A range end: open, a UTC midnight, or any instant, over the data's days and a bit beyond. */
+/** A range end: open, a UTC midnight or hour, or any instant, over the data's days and a bit beyond. */
 const end = fc.oneof(
   fc.constant(undefined),
   fc.integer({ min: -1, max: 6 }).map((d) => ORIGIN + d * DAY),
+  fc.integer({ min: -24, max: 6 * 24 }).map((h) => ORIGIN + h * HOUR),
   fc.integer({ min: -DAY, max: SPAN + DAY }).map((ms) => ORIGIN + ms),
 );
 const statsQuery = fc.record({
@@ -244,6 +245,15 @@ async function expectRollupsMatchRecount(world: World): Promise<void> {
       sum(tokens) AS tokens, sum(violation_count) AS violations
     FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
   expect(organizationDays.rows).toEqual(organizationRecount.rows);
+  const scanHours = await sql`
+    SELECT hour, tool, organization_key, submitted_by, origin_key, action, scans, tokens, violations FROM scan_hours
+    ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
+  const hourRecount = await sql`
+    SELECT created_at - created_at % ${HOUR} AS hour, tool, coalesce(organization_id, '') AS organization_key,
+      submitted_by, coalesce(origin_remote_id, '') AS origin_key, action, count(*) AS scans,
+      sum(tokens) AS tokens, sum(violation_count) AS violations
+    FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
+  expect(scanHours.rows).toEqual(hourRecount.rows);
   const violationDays = await sql`
     SELECT day, organization_key, submitted_by, severity, rule, origin_key, violations FROM violation_days
     ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
@@ -425,6 +435,33 @@ describe('stats over the day rollups', () => {
     await expectRollupsMatchRecount(world);
     // The triggers made again keep it: one more scan under the first key.
     await apply(world, { kind: 'insert', scans: [scan(2, 0, 3 * HOUR)] });
+    await expectRollupsMatchRecount(world);
+  });
+
+  it('fills scan_hours with its measures from the scans when its migration runs', async () => {
+    world = await setUp();
+    const scan = (user: number, at: number, action: number) => ({
+      at,
+      org: 0,
+      user,
+      tool: 0,
+      action,
+      tokens: 1000 + at,
+      violations: [{ severity: 1, rule: 2 }],
+      origin: 0 as const,
+    });
+    // Two actions in one hour, two submitters in another.
+    await apply(world, {
+      kind: 'insert',
+      scans: [scan(0, HOUR, 0), scan(0, HOUR + 1, 1), scan(1, 2 * HOUR, 0), scan(2, 2 * HOUR, 0)],
+    });
+    const { down, up } = await import('../../../src/main/db/migrations/2026_12_03_090000_measure_scan_hours');
+    await down(world.ctx.db);
+    await up(world.ctx.db);
+    expect(await world.ctx.db.selectFrom('scan_hours').select('scans').execute()).toHaveLength(4);
+    await expectRollupsMatchRecount(world);
+    // The triggers made again keep it: one more scan under the first key.
+    await apply(world, { kind: 'insert', scans: [scan(0, HOUR + 2, 0)] });
     await expectRollupsMatchRecount(world);
   });
 

@@ -82,4 +82,9 @@ describe('hoursOf', () => {
     expect(hoursOf({ until: at(1) })).toBeNull();
     expect(hoursOf({ since: at(1), until: at(1) })).toEqual([]);
   });
+
+  it('names at most two days of hours: a longer span is read as a range', () => {
+    expect(hoursOf({ since: at(1), until: at(3) })).toHaveLength(48);
+    expect(hoursOf({ since: at(1), until: at(3, 1) })).toBeNull();
+  });
 });

@@ -28,6 +28,7 @@ import * as clusterScanDaysByTool from './2026_11_29_140000_cluster_scan_days_by
 import * as createScanHours from './2026_11_30_090000_create_scan_hours';
 import * as createOrganizationDays from './2026_12_01_090000_create_organization_days';
 import * as indexScanCountsBySubmitter from './2026_12_02_090000_index_scan_counts_by_submitter';
+import * as measureScanHours from './2026_12_03_090000_measure_scan_hours';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -63,4 +64,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_11_30_090000_create_scan_hours': createScanHours,
   '2026_12_01_090000_create_organization_days': createOrganizationDays,
   '2026_12_02_090000_index_scan_counts_by_submitter': indexScanCountsBySubmitter,
+  '2026_12_03_090000_measure_scan_hours': measureScanHours,
 };

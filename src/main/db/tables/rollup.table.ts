@@ -1,8 +1,8 @@
 import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
-// 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000,
-// organization_days 2026_12_01_090000): sums
+// 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000 and
+// 2026_12_03_090000, organization_days 2026_12_01_090000): sums
 // over these stand in for scans over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
@@ -43,18 +43,14 @@ export interface ScanDayTable {
  */
 export type OrganizationDayTable = Omit<ScanDayTable, 'submitted_by'>;
 
-/** Scans per UTC hour and (tool, organization, submitter): the list's `total` over a partial day. */
-export interface ScanHourTable {
+/**
+ * scan_days per UTC hour: the list's `total` over a partial day, and what hour-bucket token
+ * charts (and a day bucket's partial days) sum.
+ */
+export type ScanHourTable = Omit<ScanDayTable, 'day'> & {
   /** Epoch ms of the start of the UTC hour. */
   hour: number;
-  tool: string;
-  /** The scan's organization_id, or '' for none. */
-  organization_key: string;
-  submitted_by: string;
-  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
-  origin_key: string;
-  scans: number;
-}
+};
 
 /** Violations per UTC day (of their scan), (organization, submitter), severity and rule. */
 export interface ViolationDayTable {
