@@ -23,6 +23,8 @@ export interface ScanFixture {
   worst?: Severity;
   /** A pulled scan: the remote (its local id) and the scan's id there. */
   origin?: { remote_id: string | null; id: string };
+  /** An imported scan (a pulled one is always `pulled`). */
+  imported?: boolean;
 }
 
 /** `scan_` + 26 Crockford characters, ordered by `n`: lets a test control the id tiebreak. */
@@ -50,7 +52,7 @@ export async function insertScans(
       action: f.action ?? 'edit',
       tokens: f.tokens ?? 100,
       status: f.status ?? 'completed',
-      source: f.origin ? 'pulled' : 'submitted',
+      source: f.origin ? 'pulled' : f.imported ? 'imported' : 'submitted',
       ...(f.origin ? { origin_remote_id: f.origin.remote_id, origin_id: f.origin.id } : {}),
       organization_id: f.organization_id ?? null,
       submitted_by: f.submitted_by,

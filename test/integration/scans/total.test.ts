@@ -45,7 +45,15 @@ const STATUSES: readonly ScanStatus[] = ['pending', 'running', 'completed', 'fai
 type Step =
   | {
       kind: 'insert';
-      scans: { org: number; user: number; tool: number; status: number; violations: number; origin: number }[];
+      scans: {
+        org: number;
+        user: number;
+        tool: number;
+        status: number;
+        violations: number;
+        origin: number;
+        imported?: boolean;
+      }[];
     }
   | { kind: 'update'; scan: number; org: number; tool: number; status: number; violations: number }
   | { kind: 'delete-scan'; scan: number }
@@ -65,6 +73,8 @@ const scanShape = fc.record({
   violations: fc.constantFrom(0, 0, 1, 3),
   // 0: made here; 1, 2: pulled from a remote.
   origin: fc.constantFrom(0, 0, 1, 2),
+  // Made here by an import rather than a submit.
+  imported: fc.boolean(),
 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -136,6 +146,7 @@ async function apply(world: World, next: Step): Promise<void> {
           status: STATUSES[shape.status],
           organization_id: orgOf(shape.org),
           violation_count: shape.violations,
+          imported: shape.imported,
           ...(shape.origin === 0
             ? {}
             : {
@@ -218,12 +229,12 @@ async function rollupAndRecount(world: World) {
 async function hoursAndRecount(world: World) {
   const { db } = world.ctx;
   const rollup = await sql`
-    SELECT hour, tool, organization_key, submitted_by, origin_key, scans FROM scan_hours
-    ORDER BY 1, 2, 3, 4, 5`.execute(db);
+    SELECT hour, tool, organization_key, submitted_by, origin_key, action, scans FROM scan_hours
+    ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   const recount = await sql`
     SELECT created_at - created_at % ${HOUR} AS hour, tool, coalesce(organization_id, '') AS organization_key,
-      submitted_by, coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans
-    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+      submitted_by, coalesce(origin_remote_id, '') AS origin_key, action, count(*) AS scans
+    FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   return { rollup: rollup.rows, recount: recount.rows };
 }
 
@@ -235,6 +246,12 @@ const FILTERS = [
   '&has_violations=false',
   '&tool=cursor&status=completed&has_violations=true',
   '&origin=local',
+  // Imported and pulled scans are counted over their own index, submitted ones as all less those.
+  '&source=submitted',
+  '&source=imported',
+  '&source=pulled',
+  '&source=submitted&tool=cursor&has_violations=true',
+  '&source=imported&status=failed',
   // With a range over the rollup's days, and a name no remote has: origins.routes.test.ts.
   ...REMOTES.map((remote) => `&origin=${remote}`),
 ];
@@ -265,7 +282,8 @@ async function expectTotals(world: World): Promise<void> {
           (!params.has('status') || scan.status === params.get('status')) &&
           (!params.has('organization_id') || scan.organization_id === params.get('organization_id')) &&
           (!params.has('has_violations') || scan.violation_count > 0 === (params.get('has_violations') === 'true')) &&
-          (!params.has('origin') || originOf(scan) === wanted(params.get('origin')!)),
+          (!params.has('origin') || originOf(scan) === wanted(params.get('origin')!)) &&
+          (!params.has('source') || scan.source === params.get('source')),
       );
       for (const range of [{}, ...RANGES]) {
         const expected = matches.filter(
@@ -350,9 +368,13 @@ describe('scan totals (the scan_counts rollup)', () => {
       kind: 'insert',
       scans: [...STORED_BEFORE, { org: 2, user: 2, tool: 1, status: 0, violations: 0, origin: 0 }],
     });
-    const { down, up } = await import('../../../src/main/db/migrations/2026_11_30_090000_create_scan_hours');
-    await down(world.ctx.db);
-    await up(world.ctx.db);
+    // Back through the migrations that made it and forward again, each filling it from the scans.
+    const counting = await import('../../../src/main/db/migrations/2026_11_30_090000_create_scan_hours');
+    const measuring = await import('../../../src/main/db/migrations/2026_12_03_090000_measure_scan_hours');
+    await measuring.down(world.ctx.db);
+    await counting.down(world.ctx.db);
+    await counting.up(world.ctx.db);
+    await measuring.up(world.ctx.db);
     const { rollup, recount } = await hoursAndRecount(world);
     expect(rollup).toHaveLength(3);
     expect(rollup).toEqual(recount);

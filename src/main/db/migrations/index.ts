@@ -29,6 +29,7 @@ import * as createScanHours from './2026_11_30_090000_create_scan_hours';
 import * as createOrganizationDays from './2026_12_01_090000_create_organization_days';
 import * as indexScanCountsBySubmitter from './2026_12_02_090000_index_scan_counts_by_submitter';
 import * as measureScanHours from './2026_12_03_090000_measure_scan_hours';
+import * as indexScansBySource from './2026_12_04_090000_index_scans_by_source';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -65,4 +66,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_01_090000_create_organization_days': createOrganizationDays,
   '2026_12_02_090000_index_scan_counts_by_submitter': indexScanCountsBySubmitter,
   '2026_12_03_090000_measure_scan_hours': measureScanHours,
+  '2026_12_04_090000_index_scans_by_source': indexScansBySource,
 };
