@@ -51,9 +51,16 @@ const QUERIES: readonly Query[] = [
     path: `/v1/stats/tokens?${search({ since: iso(SINCE_90D), until: iso(UNTIL), bucket: 'day', group_by: group })}`,
     limitMs: STATS_P99_MS,
   })),
-  ...(['tool', 'action'] as const).map((group) => ({
-    label: `overview 7 days: tokens by ${group}, hour buckets`,
-    path: `/v1/stats/tokens?${search({ since: iso(SINCE_7D_HOURS), until: iso(UNTIL), bucket: 'hour', group_by: group })}`,
+  // The viewer asks for the tools in the range's buckets (hours up to 7 days) and for the
+  // actions, whose chart draws only totals, in days (use-overview-stats.ts).
+  ...(
+    [
+      ['tool', 'hour'],
+      ['action', 'day'],
+    ] as const
+  ).map(([group, bucket]) => ({
+    label: `overview 7 days: tokens by ${group}, ${bucket} buckets`,
+    path: `/v1/stats/tokens?${search({ since: iso(SINCE_7D_HOURS), until: iso(UNTIL), bucket, group_by: group })}`,
     limitMs: STATS_P99_MS,
   })),
   {

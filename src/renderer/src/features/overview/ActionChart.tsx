@@ -5,10 +5,10 @@ import { formatCompact, formatCount } from '../../lib/format';
 import { groupTotals } from './chart-data';
 import { rankingSummary } from './chart-summaries';
 import type { TimeRange } from './time-range';
-import { useTokenStats } from './use-overview-stats';
+import { actionTotalsQuery, useTokenStats } from './use-overview-stats';
 
 export function ActionChart({ range, origin, when }: { range: TimeRange; origin: string | undefined; when: string }) {
-  const stats = useTokenStats(range, 'action', origin);
+  const stats = useTokenStats(actionTotalsQuery(range, origin));
   const byAction = groupTotals(stats.data?.buckets ?? []);
   return (
     <QueryState isPending={stats.isPending} error={stats.error}>

@@ -9,7 +9,7 @@ import { activitySummary, rankingSummary, tokensSummary } from './chart-summarie
 import { useClock } from '../../lib/use-clock';
 import { bucketZone, currentBucket, formatBucketStart, periodZone, type TimeRange } from './time-range';
 import { useToolPaints } from '../tools/use-tool-paints';
-import { useTokenStats } from './use-overview-stats';
+import { tokenStatsQuery, useTokenStats } from './use-overview-stats';
 
 /** The row of the bucket still under way, apart: drawn it would look like a sudden drop. */
 function withoutCurrent<T extends { start: number }>(rows: readonly T[], current: number | undefined) {
@@ -34,7 +34,7 @@ export function TokenCharts({
   when: string;
   now: number;
 }) {
-  const stats = useTokenStats(range, 'tool', origin);
+  const stats = useTokenStats(tokenStatsQuery(range, 'tool', origin));
   const clock = useClock();
   const buckets = useMemo(() => stats.data?.buckets ?? [], [stats.data]);
   // What the area charts are given stays the same object while its inputs do (they are memoized).
