@@ -20,6 +20,7 @@ import {
   type ScanRow,
   type ViolationRow,
 } from '../db/index';
+import { walksTokenIndex } from './token-order-walk';
 import { hoursOf, splitByDays, splitByHours, type Span } from './day-split';
 
 /**
@@ -213,12 +214,27 @@ export async function listVisibleScans(
   order: ScanOrder = NEWEST_FIRST,
   after?: ListedScanRow,
 ): Promise<{ rows: ListedScanRow[]; total: number }> {
+  if (order.column === 'tokens' && dialectOf(db) === 'sqlite') {
+    // The total first: how many match decides how SQLite reads the page (token-order-walk.ts).
+    const total = await countVisibleScans(db, userId, filters);
+    const walk = walksTokenIndex({ matches: total, scans: await storedScans(db), ...page });
+    return { rows: await visibleScanPage(db, userId, filters, page, order, after, walk), total };
+  }
   // Side by side: on a pool (PostgreSQL) they run on two connections, saving a round trip.
   const [rows, total] = await Promise.all([
     visibleScanPage(db, userId, filters, page, order, after),
     countVisibleScans(db, userId, filters),
   ]);
   return { rows, total };
+}
+
+/** About how many scans a SQLite store holds, anyone's: its largest rowid, one seek. */
+async function storedScans(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('scans')
+    .select(sql<number | null>`max(rowid)`.as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }
 
 /** One page of the visible scans matching the filters, in `order`, after the scan `after` if given. */
@@ -229,8 +245,26 @@ export async function visibleScanPage(
   page: { limit: number; offset: number },
   order: ScanOrder = NEWEST_FIRST,
   after?: ListedScanRow,
+  walkTokens = false,
 ): Promise<ListedScanRow[]> {
-  const base = db.selectFrom('scans').where(visibleTo(userId)).where(matching(filters));
+  return scanPageQuery(db, userId, filters, page, order, after, walkTokens).execute();
+}
+
+/** visibleScanPage's statement; on SQLite through scans_tokens_id when `walkTokens` (token-order-walk.ts). */
+export function scanPageQuery(
+  db: Executor,
+  userId: string,
+  filters: ScanFilters,
+  page: { limit: number; offset: number },
+  order: ScanOrder,
+  after: ListedScanRow | undefined,
+  walkTokens: boolean,
+) {
+  const from = walkTokens
+    ? // Unaliased, as in partRows: SQLite takes INDEXED BY only right after the table's name.
+      db.selectFrom(sql`"scans" indexed by "scans_tokens_id"` as unknown as 'scans')
+    : db.selectFrom('scans');
+  const base = from.where(visibleTo(userId)).where(matching(filters));
   // Keyset paging: continue after the given scan in this order, along the same (column, id)
   // index, so a deep page costs what the first one does instead of walking past every row before it.
   const rowsQuery = after
@@ -250,8 +284,7 @@ export async function visibleScanPage(
     .orderBy(`scans.${order.column}`, order.direction)
     .orderBy('scans.id', order.direction)
     .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .offset(page.offset);
 }
 
 /**
