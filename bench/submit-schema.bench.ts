@@ -14,7 +14,7 @@ const TOOLS = ['ChatGPT', 'Copilot', 'Cursor', 'Claude', 'Gemini', 'Codeium'];
 
 /** What a submission writes into besides the two tables themselves: each costs every submit. */
 const EXTRAS = [
-  { name: 'scans_tokens_id', kind: 'index', what: 'sort by tokens' },
+  { name: 'scans_list_tokens', kind: 'index', what: 'sort by tokens' },
   { name: 'scans_list', kind: 'index', what: 'list, newest first' },
   { name: 'scans_list_submitted_by', kind: 'index', what: "list, a member's own" },
   { name: 'scans_list_organization_id', kind: 'index', what: "list, an organization's" },

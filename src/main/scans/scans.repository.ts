@@ -250,7 +250,7 @@ export async function visibleScanPage(
   return scanPageQuery(db, userId, filters, page, order, after, walkTokens).execute();
 }
 
-/** visibleScanPage's statement; on SQLite through scans_tokens_id when `walkTokens` (token-order-walk.ts). */
+/** visibleScanPage's statement; on SQLite through scans_list_tokens when `walkTokens` (token-order-walk.ts). */
 export function scanPageQuery(
   db: Executor,
   userId: string,
@@ -262,7 +262,7 @@ export function scanPageQuery(
 ) {
   const from = walkTokens
     ? // Unaliased, as in partRows: SQLite takes INDEXED BY only right after the table's name.
-      db.selectFrom(sql`"scans" indexed by "scans_tokens_id"` as unknown as 'scans')
+      db.selectFrom(sql`"scans" indexed by "scans_list_tokens"` as unknown as 'scans')
     : db.selectFrom('scans');
   const base = from.where(visibleTo(userId)).where(matching(filters));
   // Keyset paging: continue after the given scan in this order, along the same (column, id)

@@ -15,13 +15,13 @@ describe('walksTokenIndex', () => {
   });
 
   it('turns near the square root of the rows a walk would read', () => {
-    // √(¾ × 50 × 10,000,000) ≈ 19,365
-    expect(walksTokenIndex({ matches: 19_000, scans: 10_000_000, ...page })).toBe(false);
-    expect(walksTokenIndex({ matches: 20_000, scans: 10_000_000, ...page })).toBe(true);
+    // √(50 × 10,000,000 / 6) ≈ 9,129
+    expect(walksTokenIndex({ matches: 9_000, scans: 10_000_000, ...page })).toBe(false);
+    expect(walksTokenIndex({ matches: 9_300, scans: 10_000_000, ...page })).toBe(true);
   });
 
   it('weighs a deep page as the rows before it too', () => {
-    expect(walksTokenIndex({ matches: 100_000, scans: 10_000_000, offset: 0, limit: 50 })).toBe(true);
-    expect(walksTokenIndex({ matches: 100_000, scans: 10_000_000, offset: 5_000, limit: 50 })).toBe(false);
+    expect(walksTokenIndex({ matches: 50_000, scans: 10_000_000, offset: 0, limit: 50 })).toBe(true);
+    expect(walksTokenIndex({ matches: 50_000, scans: 10_000_000, offset: 5_000, limit: 50 })).toBe(false);
   });
 });

@@ -30,6 +30,7 @@ import * as createOrganizationDays from './2026_12_01_090000_create_organization
 import * as indexScanCountsBySubmitter from './2026_12_02_090000_index_scan_counts_by_submitter';
 import * as measureScanHours from './2026_12_03_090000_measure_scan_hours';
 import * as indexScansBySource from './2026_12_04_090000_index_scans_by_source';
+import * as coverScansTokensIndex from './2026_12_05_090000_cover_scans_tokens_index';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -67,4 +68,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_02_090000_index_scan_counts_by_submitter': indexScanCountsBySubmitter,
   '2026_12_03_090000_measure_scan_hours': measureScanHours,
   '2026_12_04_090000_index_scans_by_source': indexScansBySource,
+  '2026_12_05_090000_cover_scans_tokens_index': coverScansTokensIndex,
 };
