@@ -35,7 +35,7 @@ function splitByUnit(unit: number, { since, until }: Span): { whole: Span | null
 }
 
 /** The most hours hoursOf names: a partial day's, at each end of a range. */
-export const MAX_NAMED_HOURS = 48;
+const MAX_NAMED_HOURS = 48;
 
 /**
  * Each hour that a span of whole hours starts (an edge's: fewer than two days' worth), or null

@@ -101,6 +101,15 @@ export interface VisibleDayRows {
 }
 
 /**
+ * `db.selectFrom(table)` read through `index`, on SQLite only. Unaliased: SQLite takes INDEXED BY
+ * only right after a table's name or alias, and silently ignores it on a parenthesized one;
+ * Kysely reads an unaliased expression into FROM as it is.
+ */
+function selectThrough<T extends keyof Database & string>(db: Executor, table: T, index: string) {
+  return db.selectFrom(sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as T);
+}
+
+/**
  * A rollup part's rows that the caller sees and `filters` and `span` match
  * (rollupConditions), to select from: on SQLite through the part's `index`. SQLite costs a seek
  * into scan_days_by_submitter plus a lookup of each row above a walk of the primary key's days,
@@ -114,11 +123,7 @@ export function partRows(
   span: Span,
 ): SelectQueryBuilder<Database, never, object> {
   const from =
-    index !== undefined && dialectOf(db) === 'sqlite'
-      ? // Unaliased: SQLite takes INDEXED BY only after a table's name or alias, and ignores it
-        // on a parenthesized one. Kysely reads an unaliased expression into FROM as it is.
-        db.selectFrom(sql`${sql.table(table)} indexed by ${sql.id(index)}` as unknown as typeof table)
-      : db.selectFrom(table);
+    index !== undefined && dialectOf(db) === 'sqlite' ? selectThrough(db, table, index) : db.selectFrom(table);
   return (from as unknown as SelectQueryBuilder<Database, never, object>).where((eb) =>
     eb.and([visible, ...rollupConditions(table, filters, span)]),
   );
@@ -260,11 +265,11 @@ export function scanPageQuery(
   after: ListedScanRow | undefined,
   walkTokens: boolean,
 ) {
-  const from = walkTokens
-    ? // Unaliased, as in partRows: SQLite takes INDEXED BY only right after the table's name.
-      db.selectFrom(sql`"scans" indexed by "scans_list_tokens"` as unknown as 'scans')
-    : db.selectFrom('scans');
-  const base = from.where(visibleTo(userId)).where(matching(filters));
+  const base = visibleMatches(
+    walkTokens ? selectThrough(db, 'scans', 'scans_list_tokens') : db.selectFrom('scans'),
+    userId,
+    filters,
+  );
   // Keyset paging: continue after the given scan in this order, along the same (column, id)
   // index, so a deep page costs what the first one does instead of walking past every row before it.
   const rowsQuery = after
@@ -294,13 +299,16 @@ export function scanPageQuery(
  */
 const MADE_OTHERWISE = sql<SqlBool>`${sql.ref('scans.source')} <> 'submitted'`;
 
+/** The scans of `from` that the user sees and the filters match. */
+const visibleMatches = <Q extends SelectQueryBuilder<Database, 'scans', object>>(
+  from: Q,
+  userId: string,
+  filters: ScanFilters,
+): Q => from.where(visibleTo(userId)).where(matching(filters)) as Q;
+
 /** COUNT(*) of the visible scans matching the filters, over the covering list indexes. */
 function countScans(db: Executor, userId: string, filters: ScanFilters): CountQuery {
-  return db
-    .selectFrom('scans')
-    .where(visibleTo(userId))
-    .where(matching(filters))
-    .select((eb) => eb.fn.countAll<number>().as('total'));
+  return visibleMatches(db.selectFrom('scans'), userId, filters).select((eb) => eb.fn.countAll<number>().as('total'));
 }
 
 /** A statement answering one row whose `total` is a count (null for a sum over no rows). */
@@ -339,10 +347,7 @@ function countParts(db: Executor, userId: string, filters: ScanFilters): CountQu
     if (filters.source !== 'submitted') return [countScans(db, userId, filters)];
     // Submitted scans are most of a store: every match less those made otherwise.
     const { source: _submitted, ...all } = filters;
-    const otherwise = db
-      .selectFrom('scans')
-      .where(visibleTo(userId))
-      .where(matching(all))
+    const otherwise = visibleMatches(db.selectFrom('scans'), userId, all)
       .where(MADE_OTHERWISE)
       .select(sql<number>`-count(*)`.as('total'));
     return [...countParts(db, userId, all), otherwise];
