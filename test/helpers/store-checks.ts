@@ -33,6 +33,10 @@ export async function storeInvariants(db: Db) {
     scanHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_hours`),
     scanHourTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scan_hours`),
     scanHourViolations: await count(db, sql`SELECT COALESCE(SUM(violations), 0) AS n FROM scan_hours`),
+    flagged: await count(db, sql`SELECT COUNT(*) AS n FROM scans WHERE status <> 'completed' OR violation_count > 0`),
+    flaggedScanDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM flagged_scan_days`),
+    flaggedOrganizationDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM flagged_organization_days`),
+    flaggedScanHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM flagged_scan_hours`),
     scanViolations: await count(db, sql`SELECT COALESCE(SUM(violation_count), 0) AS n FROM scans`),
     tokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scans`),
     violations: await count(db, sql`SELECT COUNT(*) AS n FROM violations`),
@@ -55,6 +59,9 @@ export function rollupProblems(invariants: Awaited<ReturnType<typeof storeInvari
   same('scan_hours', invariants.scanHours, invariants.scans);
   same('scan_hours tokens', invariants.scanHourTokens, invariants.tokens);
   same('scan_hours violations', invariants.scanHourViolations, invariants.scanViolations);
+  same('flagged_scan_days', invariants.flaggedScanDays, invariants.flagged);
+  same('flagged_organization_days', invariants.flaggedOrganizationDays, invariants.flagged);
+  same('flagged_scan_hours', invariants.flaggedScanHours, invariants.flagged);
   same('violation_days', invariants.violationDays, invariants.violations);
   return problems;
 }

@@ -185,7 +185,17 @@ const POSTGRES_CHUNK_ROWS = 5000;
  * 10,000,000) sets it; the timeline entries, read by key, are left to autovacuum. The statistics
  * come after, for every table at once (refreshPlannerStatistics).
  */
-const LISTED_TABLES = ['scans', 'scan_days', 'organization_days', 'scan_hours', 'violation_days', 'scan_counts'];
+const LISTED_TABLES = [
+  'scans',
+  'scan_days',
+  'organization_days',
+  'scan_hours',
+  'violation_days',
+  'scan_counts',
+  'flagged_scan_days',
+  'flagged_organization_days',
+  'flagged_scan_hours',
+];
 
 /**
  * During a bulk load, durability is worth little (a crash means rerunning the demo) and, on

@@ -4,6 +4,9 @@ import type { PolicyTable } from './tables/policy.table';
 import type { PolicyRunTable, PolicyStagedScanTable, PolicyStagedViolationTable } from './tables/policy-run.table';
 import type { RemoteTable, SyncPushTable } from './tables/remote.table';
 import type {
+  FlaggedOrganizationDayTable,
+  FlaggedScanDayTable,
+  FlaggedScanHourTable,
   OrganizationDayTable,
   ScanCountTable,
   ScanDayTable,
@@ -35,6 +38,9 @@ export interface Database {
   scan_days: ScanDayTable;
   scan_hours: ScanHourTable;
   organization_days: OrganizationDayTable;
+  flagged_scan_days: FlaggedScanDayTable;
+  flagged_organization_days: FlaggedOrganizationDayTable;
+  flagged_scan_hours: FlaggedScanHourTable;
   violation_days: ViolationDayTable;
   timelines: TimelineTable;
   timeline_entries: TimelineEntryTable;

@@ -20,6 +20,7 @@ import {
   type ScanRow,
   type ViolationRow,
 } from '../db/index';
+import { matchesCleanScans } from './flagged-scans';
 import { walksTokenIndex } from './token-order-walk';
 import { hoursOf, splitByDays, splitByHours, type Span } from './day-split';
 
@@ -86,10 +87,21 @@ function managedOrganizations(userId: string) {
     .where('memberships.role', 'in', ['owner', 'admin']);
 }
 
-export type Rollup = 'scan_counts' | 'scan_days' | 'scan_hours' | 'violation_days' | 'organization_days';
+export type Rollup =
+  | 'scan_counts'
+  | 'scan_days'
+  | 'scan_hours'
+  | 'violation_days'
+  | 'organization_days'
+  | 'flagged_scan_days'
+  | 'flagged_organization_days'
+  | 'flagged_scan_hours';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
-export const visibleInRollup = (table: Exclude<Rollup, 'organization_days'>, userId: string): RawBuilder<SqlBool> =>
+export const visibleInRollup = (
+  table: Exclude<Rollup, 'organization_days' | 'flagged_organization_days'>,
+  userId: string,
+): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
 
 /** A day rollup and which of its rows a user sees. */
@@ -129,27 +141,44 @@ export function partRows(
   );
 }
 
+/** The day rollups of flagged scans (flagged-scans.ts), split as VisibleDayRows. */
+export interface VisibleFlaggedDayRows {
+  table: 'flagged_organization_days' | 'flagged_scan_days';
+  visible: RawBuilder<SqlBool>;
+}
+
+/** The rows of an organization-keyed rollup in the organizations the user manages. */
+const inManagedOrganizations = (table: 'organization_days' | 'flagged_organization_days', userId: string) =>
+  sql<SqlBool>`${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)}`;
+
+/**
+ * The user's own rows of a submitter-keyed rollup outside the organizations they manage. Those
+ * organizations come from the user's scan_counts rows (scan_counts_by_submitter), so that the
+ * seeks by (submitter, organization) skip the user's rows in the organizations they manage: SQLite
+ * would read each of those rows before dropping it.
+ */
+const ownElsewhere = (table: 'scan_days' | 'flagged_scan_days', userId: string) =>
+  sql<SqlBool>`${sql.ref(`${table}.submitted_by`)} = ${userId} and ${sql.ref(`${table}.organization_key`)} in (
+    select scan_counts.organization_key from scan_counts
+    where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`;
+
 /**
  * visibleTo over the day rollups in two parts that never share a scan: every submitter's scans
  * in the organizations the user manages, from organization_days (a row per organization, not per
- * submitter), and the user's own scans elsewhere, from scan_days. The organizations of those
- * come from the user's scan_counts rows (scan_counts_by_submitter), so that the seeks into
- * scan_days_by_submitter skip the user's rows in the organizations they manage: SQLite would read
- * each of those rows before dropping it.
+ * submitter), and the user's own scans elsewhere, from scan_days through scan_days_by_submitter.
  */
 export function visibleDayRows(userId: string): VisibleDayRows[] {
   return [
-    {
-      table: 'organization_days',
-      visible: sql<SqlBool>`${sql.ref('organization_days.organization_key')} in ${managedOrganizations(userId)}`,
-    },
-    {
-      table: 'scan_days',
-      visible: sql<SqlBool>`${sql.ref('scan_days.submitted_by')} = ${userId} and ${sql.ref('scan_days.organization_key')} in (
-        select scan_counts.organization_key from scan_counts
-        where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`,
-      index: 'scan_days_by_submitter',
-    },
+    { table: 'organization_days', visible: inManagedOrganizations('organization_days', userId) },
+    { table: 'scan_days', visible: ownElsewhere('scan_days', userId), index: 'scan_days_by_submitter' },
+  ];
+}
+
+/** visibleDayRows over the flagged scans' rollups: flagged_scan_days is keyed from the submitter itself. */
+export function visibleFlaggedDayRows(userId: string): VisibleFlaggedDayRows[] {
+  return [
+    { table: 'flagged_organization_days', visible: inManagedOrganizations('flagged_organization_days', userId) },
+    { table: 'flagged_scan_days', visible: ownElsewhere('flagged_scan_days', userId) },
   ];
 }
 
@@ -319,8 +348,10 @@ type CountQuery = { execute(): Promise<{ total: number | string | bigint | null 
  * a time range: a sum over the scan_counts rollup (a few thousand rows at most, whatever the
  * store's size). With one, filtering at most by tool, organization and origin: the whole UTC days
  * inside it summed from the day rollups (visibleDayRows), the whole hours of its partial days from
- * scan_hours, and at most an hour at each end counted. Otherwise a count over the list indexes,
- * which carry every column the filters and the visibility rule read (~0.3 µs per match).
+ * scan_hours, and at most an hour at each end counted. With a status or violations filter too: the
+ * whole days from the rollups by status (visibleStatusDayRows), the partial days counted.
+ * Otherwise a count over the list indexes, which carry every column the filters and the
+ * visibility rule read (~0.3 µs per match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
   const parts = countParts(db, userId, filters);
@@ -353,20 +384,54 @@ function countParts(db: Executor, userId: string, filters: ScanFilters): CountQu
     return [...countParts(db, userId, all), otherwise];
   }
   if (filters.since === undefined && filters.until === undefined) return [sumScanCounts(db, userId, filters)];
-  if (filters.status !== undefined || filters.has_violations !== undefined) return [countScans(db, userId, filters)];
   const { days, edges } = splitByDays(filters);
+  const hourPart = (table: 'scan_hours' | 'flagged_scan_hours'): RollupPart => ({
+    table,
+    visible: visibleInRollup(table, userId),
+  });
   return [
-    ...(days ? visibleDayRows(userId).map((part) => sumRollup(db, filters, part, days)) : []),
+    ...(days ? sumParts(db, filters, visibleDayRows(userId), visibleFlaggedDayRows(userId), days) : []),
     ...edges.flatMap((edge) => {
       const { hours, edges: ends } = splitByHours(edge);
       return [
-        ...(hours
-          ? [sumRollup(db, filters, { table: 'scan_hours', visible: visibleInRollup('scan_hours', userId) }, hours)]
-          : []),
+        ...(hours ? sumParts(db, filters, [hourPart('scan_hours')], [hourPart('flagged_scan_hours')], hours) : []),
         ...ends.map((end) => countScans(db, userId, { ...filters, ...end })),
       ];
     }),
   ];
+}
+
+/**
+ * The matches in `span` from rollup parts: `all` count every scan, `flagged` the flagged ones by
+ * status and violations (flagged-scans.ts), which only they can answer.
+ */
+function sumParts(
+  db: Executor,
+  filters: ScanFilters,
+  all: readonly RollupPart[],
+  flagged: readonly RollupPart[],
+  span: Span,
+): CountQuery[] {
+  if (filters.status === undefined && filters.has_violations === undefined) {
+    return all.map((part) => sumRollup(db, filters, part, span));
+  }
+  if (!matchesCleanScans(filters)) return flagged.map((part) => sumRollup(db, filters, part, span));
+  const { status: _status, has_violations: _violations, ...unflagged } = filters;
+  return [
+    ...all.map((part) => sumRollup(db, unflagged, part, span)),
+    ...flagged.map((part) => sumRollup(db, unflagged, part, span, flagCondition(part.table, filters))),
+  ];
+}
+
+/** The status and violations terms of `filters` over a rollup's rows, or null for none. */
+function flagCondition(table: RollupPart['table'], filters: ScanFilters): RawBuilder<SqlBool> | null {
+  const terms = [
+    ...(filters.status === undefined ? [] : [sql<SqlBool>`${sql.ref(`${table}.status`)} = ${filters.status}`]),
+    ...(filters.has_violations === undefined
+      ? []
+      : [sql<SqlBool>`${sql.ref(`${table}.with_violations`)} = ${filters.has_violations ? 1 : 0}`]),
+  ];
+  return terms.length === 0 ? null : sql<SqlBool>`(${sql.join(terms, sql` and `)})`;
 }
 
 function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): CountQuery {
@@ -391,16 +456,20 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
 }
 
 /** The table a rollup part reads, and which of its rows the caller sees. */
-type RollupPart = Omit<VisibleDayRows, 'table'> & { table: VisibleDayRows['table'] | 'scan_hours' };
+type RollupPart = Omit<VisibleDayRows, 'table'> & {
+  table: VisibleDayRows['table'] | VisibleFlaggedDayRows['table'] | 'scan_hours' | 'flagged_scan_hours';
+};
 
 /**
- * The filters a rollup can answer (tool, organization, origin) and a span of its days or hours, as
- * conditions on `table`'s rows.
+ * The filters a rollup can answer (tool, organization, origin; status and violations the flagged
+ * rollups) and a span of its days or hours, as conditions on `table`'s rows.
  */
 function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
-  const at = sql.ref(table === 'scan_hours' ? 'scan_hours.hour' : `${table}.day`);
+  const inHours = table === 'scan_hours' || table === 'flagged_scan_hours';
+  const at = sql.ref(inHours ? `${table}.hour` : `${table}.day`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
-  const hours = table === 'scan_hours' ? hoursOf(span) : null;
+  const hours = inHours ? hoursOf(span) : null;
+  const flags = flagCondition(table, filters);
   const time = hours?.length
     ? [sql<SqlBool>`${at} in (${sql.join(hours)})`]
     : [
@@ -414,15 +483,27 @@ function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span
       ? []
       : [sql<SqlBool>`${column('organization_key')} = ${filters.organization_id}`]),
     ...rollupOrigin(table, filters.origin_key),
+    ...(flags === null ? [] : [flags]),
     ...time,
   ];
 }
 
-/** The scans of a rollup's visible rows in `span` (whole days of the day rollups, whole hours of scan_hours). */
-function sumRollup(db: Executor, filters: ScanFilters, part: RollupPart, span: Span): CountQuery {
-  return partRows(db, part, filters, span).select(
-    sql<number | null>`sum(${sql.ref(`${part.table}.scans`)})`.as('total'),
-  );
+/**
+ * The scans of a rollup's visible rows in `span` (whole days of the day rollups, whole hours of the
+ * hour rollups); negated, of those rows that miss `except`, when given.
+ */
+function sumRollup(
+  db: Executor,
+  filters: ScanFilters,
+  part: RollupPart,
+  span: Span,
+  except?: RawBuilder<SqlBool> | null,
+): CountQuery {
+  const scans = sql.ref(`${part.table}.scans`);
+  const rows = partRows(db, part, filters, span);
+  return except === undefined || except === null
+    ? rows.select(sql<number | null>`sum(${scans})`.as('total'))
+    : rows.where(sql<SqlBool>`not ${except}`).select(sql<number | null>`-sum(${scans})`.as('total'));
 }
 
 export async function findScan(db: Executor, id: string): Promise<ScanRow | undefined> {

@@ -225,6 +225,41 @@ async function rollupAndRecount(world: World) {
   return { rollup, recount: recount.rows };
 }
 
+/** The flagged scans' rollups as the triggers left them, and as a recount of the scans says they must be. */
+async function flaggedAndRecount(world: World) {
+  const { db } = world.ctx;
+  const KEYS = {
+    flagged_scan_days: ['submitted_by', 'organization_key', 'day', 'status', 'with_violations', 'tool', 'origin_key'],
+    flagged_organization_days: ['organization_key', 'day', 'status', 'with_violations', 'tool', 'origin_key'],
+    flagged_scan_hours: ['hour', 'tool', 'organization_key', 'submitted_by', 'origin_key', 'status', 'with_violations'],
+  } as const;
+  const expression = {
+    submitted_by: sql`submitted_by`,
+    organization_key: sql`coalesce(organization_id, '')`,
+    day: sql`created_at - created_at % ${DAY}`,
+    hour: sql`created_at - created_at % ${HOUR}`,
+    status: sql`status`,
+    with_violations: sql`CASE WHEN violation_count > 0 THEN 1 ELSE 0 END`,
+    tool: sql`tool`,
+    origin_key: sql`coalesce(origin_remote_id, '')`,
+  };
+  const compare = async (table: keyof typeof KEYS) => {
+    const keys = KEYS[table];
+    const order = sql.raw(keys.map((_, i) => i + 1).join(', '));
+    const rollup = await sql`SELECT ${sql.join(keys.map((key) => sql.ref(key)))}, scans FROM ${sql.table(table)}
+      ORDER BY ${order}`.execute(db);
+    const recount = await sql`
+      SELECT ${sql.join(keys.map((key) => sql`${expression[key]} AS ${sql.ref(key)}`))}, count(*) AS scans FROM scans
+      WHERE status <> 'completed' OR violation_count > 0 GROUP BY ${order} ORDER BY ${order}`.execute(db);
+    return { rollup: rollup.rows, recount: recount.rows };
+  };
+  return {
+    days: await compare('flagged_scan_days'),
+    organizationDays: await compare('flagged_organization_days'),
+    hours: await compare('flagged_scan_hours'),
+  };
+}
+
 /** scan_hours as the triggers left it, and as a recount of the scans says it must be. */
 async function hoursAndRecount(world: World) {
   const { db } = world.ctx;
@@ -323,6 +358,9 @@ describe('scan totals (the scan_counts rollup)', () => {
         expect(rollup).toEqual(recount);
         const hours = await hoursAndRecount(world);
         expect(hours.rollup).toEqual(hours.recount);
+        for (const { rollup, recount } of Object.values(await flaggedAndRecount(world))) {
+          expect(rollup).toEqual(recount);
+        }
         await expectTotals(world);
       }),
       { numRuns: 15 },
@@ -378,5 +416,25 @@ describe('scan totals (the scan_counts rollup)', () => {
     const { rollup, recount } = await hoursAndRecount(world);
     expect(rollup).toHaveLength(3);
     expect(rollup).toEqual(recount);
+  });
+
+  it("fills the flagged scans' rollups from the scans already stored when their migration runs", async () => {
+    world = await setUp();
+    // Flagged: failed with a violation; running; completed with violations. Clean: completed, none.
+    await apply(world, {
+      kind: 'insert',
+      scans: [
+        ...STORED_BEFORE,
+        { org: 2, user: 2, tool: 1, status: 2, violations: 2, origin: 0 },
+        { org: 1, user: 1, tool: 0, status: 2, violations: 0, origin: 0 },
+      ],
+    });
+    const { down, up } = await import('../../../src/main/db/migrations/2026_12_06_090000_count_flagged_scans');
+    await down(world.ctx.db);
+    await up(world.ctx.db);
+    const { days, organizationDays, hours } = await flaggedAndRecount(world);
+    expect(days.rollup).toHaveLength(3);
+    for (const { rollup, recount } of [days, organizationDays, hours]) expect(rollup).toEqual(recount);
+    await expectTotals(world);
   });
 });

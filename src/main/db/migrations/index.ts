@@ -31,6 +31,7 @@ import * as indexScanCountsBySubmitter from './2026_12_02_090000_index_scan_coun
 import * as measureScanHours from './2026_12_03_090000_measure_scan_hours';
 import * as indexScansBySource from './2026_12_04_090000_index_scans_by_source';
 import * as coverScansTokensIndex from './2026_12_05_090000_cover_scans_tokens_index';
+import * as countFlaggedScans from './2026_12_06_090000_count_flagged_scans';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -69,4 +70,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_03_090000_measure_scan_hours': measureScanHours,
   '2026_12_04_090000_index_scans_by_source': indexScansBySource,
   '2026_12_05_090000_cover_scans_tokens_index': coverScansTokensIndex,
+  '2026_12_06_090000_count_flagged_scans': countFlaggedScans,
 };

@@ -2,7 +2,7 @@ import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
 // 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000 and
-// 2026_12_03_090000, organization_days 2026_12_01_090000): sums
+// 2026_12_03_090000, organization_days 2026_12_01_090000, the flagged scans 2026_12_06_090000): sums
 // over these stand in for scans over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
@@ -63,3 +63,32 @@ export interface ViolationDayTable {
   origin_key: string;
   violations: number;
 }
+
+/**
+ * Flagged scans (not completed, or with violations; the others are clean) per UTC day,
+ * (submitter, organization, tool, origin), status and with violations or not: the list's total
+ * over a range with a status or violations filter, for the caller's own scans.
+ */
+export interface FlaggedScanDayTable {
+  submitted_by: string;
+  /** The scan's organization_id, or '' for none. */
+  organization_key: string;
+  /** Epoch ms of the UTC midnight that starts the day. */
+  day: number;
+  status: string;
+  /** 1 when violation_count > 0, else 0. */
+  with_violations: number;
+  tool: string;
+  /** The scan's origin_remote_id, or '' for a scan made here (docs/contract/api.md#origins). */
+  origin_key: string;
+  scans: number;
+}
+
+/** flagged_scan_days summed over the submitters: the same total in the organizations a caller manages. */
+export type FlaggedOrganizationDayTable = Omit<FlaggedScanDayTable, 'submitted_by'>;
+
+/** flagged_scan_days per UTC hour: the same total over the whole hours of a range's partial days. */
+export type FlaggedScanHourTable = Omit<FlaggedScanDayTable, 'day'> & {
+  /** Epoch ms of the start of the UTC hour. */
+  hour: number;
+};
