@@ -56,6 +56,7 @@ const keyExpression = (r: string, column: string): string =>
   })[column]!;
 const keyOf = (rollup: FlaggedRollup, r: string): string[] => rollup.keys.map((column) => keyExpression(r, column));
 const list = (items: readonly string[]): string => items.join(', ');
+const numbered = (rollup: FlaggedRollup): string => rollup.keys.map((_, i) => i + 1).join(', ');
 
 /** The columns of scans whose change moves a scan to another key, or in or out of the rollups. */
 const WATCHED_COLUMNS = 'created_at, organization_id, submitted_by, tool, status, violation_count, origin_remote_id';
@@ -115,11 +116,13 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       .execute(db);
   }
+  // In key order: PostgreSQL's heap keeps the order rows came in, and a range of hours or days
+  // then reads a few pages, not a page a row (3,447 pages for 12 hours' 3,354 rows at 10M).
   await sql
     .raw(
       `INSERT INTO flagged_scan_hours (${list(BY_HOUR.keys)}, scans)
         SELECT ${list(keyOf(BY_HOUR, 'r'))}, count(*) FROM scans r WHERE ${flagged('r')}
-        GROUP BY ${BY_HOUR.keys.map((_, i) => i + 1).join(', ')}`,
+        GROUP BY ${numbered(BY_HOUR)} ORDER BY ${numbered(BY_HOUR)}`,
     )
     .execute(db);
   const dayOfHour = `hour - hour % ${DAY_MS}`;
@@ -127,13 +130,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(
       `INSERT INTO flagged_scan_days (${list(BY_SUBMITTER.keys)}, scans)
         SELECT ${BY_SUBMITTER.keys.map((key) => (key === 'day' ? dayOfHour : key)).join(', ')}, sum(scans)
-        FROM flagged_scan_hours GROUP BY ${BY_SUBMITTER.keys.map((_, i) => i + 1).join(', ')}`,
+        FROM flagged_scan_hours GROUP BY ${numbered(BY_SUBMITTER)} ORDER BY ${numbered(BY_SUBMITTER)}`,
     )
     .execute(db);
   await sql
     .raw(
       `INSERT INTO flagged_organization_days (${list(BY_ORGANIZATION.keys)}, scans)
-        SELECT ${list(BY_ORGANIZATION.keys)}, sum(scans) FROM flagged_scan_days GROUP BY ${list(BY_ORGANIZATION.keys)}`,
+        SELECT ${list(BY_ORGANIZATION.keys)}, sum(scans) FROM flagged_scan_days
+        GROUP BY ${numbered(BY_ORGANIZATION)} ORDER BY ${numbered(BY_ORGANIZATION)}`,
     )
     .execute(db);
   if (postgres) await createTriggers(db, POSTGRES_TRIGGERS);
