@@ -172,8 +172,12 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
     bucket.tokens = saturated(bucket.tokens + Number(row.tokens));
     bucket.scans += Number(row.scans);
     bucket.violations += Number(row.violations);
-    if (bucket.groups)
-      bucket.groups[row.group_name] = { tokens: saturated(Number(row.tokens)), scans: Number(row.scans) };
+    // A bucket's group may come in several rows: a partial day's whole hours and its minutes.
+    if (bucket.groups) {
+      const group = (bucket.groups[row.group_name] ??= { tokens: 0, scans: 0 });
+      group.tokens = saturated(group.tokens + Number(row.tokens));
+      group.scans += Number(row.scans);
+    }
   }
   const ordered = [...buckets.entries()].sort(([a], [b]) => a - b).map(([, bucket]) => bucket);
   return { bucket: query.bucket, buckets: ordered };

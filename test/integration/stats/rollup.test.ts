@@ -411,6 +411,33 @@ describe('stats over the day rollups', () => {
     for (const user of world.users) await expectStats(world, user, query);
   });
 
+  it('sums a group of a day bucket over the whole hours and the minutes of its partial day', async () => {
+    world = await setUp();
+    const scan = (minutes: number, tokens: number) => ({
+      at: DAY + minutes * 60_000,
+      org: 0,
+      user: 0,
+      tool: 0,
+      action: 0,
+      tokens,
+      violations: [],
+      origin: 0 as const,
+    });
+    // From 10:30 of the second day: 10:45 is in the minutes before 11:00, 14:00 in a whole hour;
+    // 05:00, before the range, keeps the day from being read whole.
+    await apply(world, { kind: 'insert', scans: [scan(5 * 60, 1), scan(10 * 60 + 45, 100), scan(14 * 60, 20)] });
+    const query: Query = {
+      since: ORIGIN + DAY + 10.5 * HOUR,
+      until: undefined,
+      bucket: 'day',
+      group_by: 'tool',
+      tool: undefined,
+      org: undefined,
+      origin: undefined,
+    };
+    for (const user of world.users) await expectStats(world, user, query);
+  });
+
   it('fills organization_days from the rollups already stored when its migration runs', async () => {
     world = await setUp();
     const scan = (user: number, org: number, at: number) => ({
