@@ -41,6 +41,7 @@ const TABLES = [
   'scan_days',
   'scan_hours',
   'organization_days',
+  'organization_hours',
   'flagged_scan_days',
   'flagged_organization_days',
   'flagged_scan_hours',

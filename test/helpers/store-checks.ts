@@ -31,6 +31,8 @@ export async function storeInvariants(db: Db) {
     organizationDays: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM organization_days`),
     organizationDayTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM organization_days`),
     scanHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM scan_hours`),
+    organizationHours: await count(db, sql`SELECT COALESCE(SUM(scans), 0) AS n FROM organization_hours`),
+    organizationHourTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM organization_hours`),
     scanHourTokens: await count(db, sql`SELECT COALESCE(SUM(tokens), 0) AS n FROM scan_hours`),
     scanHourViolations: await count(db, sql`SELECT COALESCE(SUM(violations), 0) AS n FROM scan_hours`),
     flagged: await count(db, sql`SELECT COUNT(*) AS n FROM scans WHERE status <> 'completed' OR violation_count > 0`),
@@ -57,6 +59,8 @@ export function rollupProblems(invariants: Awaited<ReturnType<typeof storeInvari
   same('organization_days', invariants.organizationDays, invariants.scans);
   same('organization_days tokens', invariants.organizationDayTokens, invariants.tokens);
   same('scan_hours', invariants.scanHours, invariants.scans);
+  same('organization_hours', invariants.organizationHours, invariants.scans);
+  same('organization_hours tokens', invariants.organizationHourTokens, invariants.tokens);
   same('scan_hours tokens', invariants.scanHourTokens, invariants.tokens);
   same('scan_hours violations', invariants.scanHourViolations, invariants.scanViolations);
   same('flagged_scan_days', invariants.flaggedScanDays, invariants.flagged);

@@ -189,6 +189,7 @@ const LISTED_TABLES = [
   'scans',
   'scan_days',
   'organization_days',
+  'organization_hours',
   'scan_hours',
   'violation_days',
   'scan_counts',

@@ -8,6 +8,7 @@ import type {
   FlaggedScanDayTable,
   FlaggedScanHourTable,
   OrganizationDayTable,
+  OrganizationHourTable,
   ScanCountTable,
   ScanDayTable,
   ScanHourTable,
@@ -38,6 +39,7 @@ export interface Database {
   scan_days: ScanDayTable;
   scan_hours: ScanHourTable;
   organization_days: OrganizationDayTable;
+  organization_hours: OrganizationHourTable;
   flagged_scan_days: FlaggedScanDayTable;
   flagged_organization_days: FlaggedOrganizationDayTable;
   flagged_scan_hours: FlaggedScanHourTable;

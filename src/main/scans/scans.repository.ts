@@ -93,23 +93,31 @@ export type Rollup =
   | 'scan_hours'
   | 'violation_days'
   | 'organization_days'
+  | 'organization_hours'
   | 'flagged_scan_days'
   | 'flagged_organization_days'
   | 'flagged_scan_hours';
 
 /** visibleTo over a rollup, whose rows are keyed by submitter and organization like scans. */
 export const visibleInRollup = (
-  table: Exclude<Rollup, 'organization_days' | 'flagged_organization_days'>,
+  table: Exclude<Rollup, 'organization_days' | 'organization_hours' | 'flagged_organization_days'>,
   userId: string,
 ): RawBuilder<SqlBool> =>
   sql<SqlBool>`(${sql.ref(`${table}.submitted_by`)} = ${userId} or ${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)})`;
 
-/** A day rollup and which of its rows a user sees. */
-export interface VisibleDayRows {
-  table: 'organization_days' | 'scan_days';
+/** A rollup of days or hours and which of its rows a user sees. */
+export interface RollupPart {
+  table:
+    | 'organization_days'
+    | 'scan_days'
+    | 'organization_hours'
+    | 'scan_hours'
+    | 'flagged_organization_days'
+    | 'flagged_scan_days'
+    | 'flagged_scan_hours';
   visible: RawBuilder<SqlBool>;
   /** The index that reads those rows by their keys, where SQLite's planner would not take it. */
-  index?: 'scan_days_by_submitter';
+  index?: 'scan_days_by_submitter' | 'scan_hours_by_submitter';
 }
 
 /**
@@ -126,7 +134,8 @@ function selectThrough<T extends keyof Database & string>(db: Executor, table: T
  * (rollupConditions), to select from: on SQLite through the part's `index`. SQLite costs a seek
  * into scan_days_by_submitter plus a lookup of each row above a walk of the primary key's days,
  * which reads every submitter's rows of those days: a 7-day part at 10M scans 0.37 ms that way,
- * 0.09 through the index. PostgreSQL reads that range by the key on its own.
+ * 0.09 through the index (scan_hours_by_submitter likewise for hours). PostgreSQL reads that range
+ * by the key on its own.
  */
 export function partRows(
   db: Executor,
@@ -141,15 +150,11 @@ export function partRows(
   );
 }
 
-/** The day rollups of flagged scans (flagged-scans.ts), split as VisibleDayRows. */
-export interface VisibleFlaggedDayRows {
-  table: 'flagged_organization_days' | 'flagged_scan_days';
-  visible: RawBuilder<SqlBool>;
-}
-
 /** The rows of an organization-keyed rollup in the organizations the user manages. */
-const inManagedOrganizations = (table: 'organization_days' | 'flagged_organization_days', userId: string) =>
-  sql<SqlBool>`${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)}`;
+const inManagedOrganizations = (
+  table: 'organization_days' | 'organization_hours' | 'flagged_organization_days',
+  userId: string,
+) => sql<SqlBool>`${sql.ref(`${table}.organization_key`)} in ${managedOrganizations(userId)}`;
 
 /**
  * The user's own rows of a submitter-keyed rollup outside the organizations they manage. Those
@@ -157,7 +162,7 @@ const inManagedOrganizations = (table: 'organization_days' | 'flagged_organizati
  * seeks by (submitter, organization) skip the user's rows in the organizations they manage: SQLite
  * would read each of those rows before dropping it.
  */
-const ownElsewhere = (table: 'scan_days' | 'flagged_scan_days', userId: string) =>
+const ownElsewhere = (table: 'scan_days' | 'scan_hours' | 'flagged_scan_days', userId: string) =>
   sql<SqlBool>`${sql.ref(`${table}.submitted_by`)} = ${userId} and ${sql.ref(`${table}.organization_key`)} in (
     select scan_counts.organization_key from scan_counts
     where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`;
@@ -167,15 +172,23 @@ const ownElsewhere = (table: 'scan_days' | 'flagged_scan_days', userId: string) 
  * in the organizations the user manages, from organization_days (a row per organization, not per
  * submitter), and the user's own scans elsewhere, from scan_days through scan_days_by_submitter.
  */
-export function visibleDayRows(userId: string): VisibleDayRows[] {
+export function visibleDayRows(userId: string): RollupPart[] {
   return [
     { table: 'organization_days', visible: inManagedOrganizations('organization_days', userId) },
     { table: 'scan_days', visible: ownElsewhere('scan_days', userId), index: 'scan_days_by_submitter' },
   ];
 }
 
+/** visibleDayRows over the hour rollups: organization_hours, and scan_hours through scan_hours_by_submitter. */
+export function visibleHourRows(userId: string): RollupPart[] {
+  return [
+    { table: 'organization_hours', visible: inManagedOrganizations('organization_hours', userId) },
+    { table: 'scan_hours', visible: ownElsewhere('scan_hours', userId), index: 'scan_hours_by_submitter' },
+  ];
+}
+
 /** visibleDayRows over the flagged scans' rollups: flagged_scan_days is keyed from the submitter itself. */
-export function visibleFlaggedDayRows(userId: string): VisibleFlaggedDayRows[] {
+export function visibleFlaggedDayRows(userId: string): RollupPart[] {
   return [
     { table: 'flagged_organization_days', visible: inManagedOrganizations('flagged_organization_days', userId) },
     { table: 'flagged_scan_days', visible: ownElsewhere('flagged_scan_days', userId) },
@@ -348,7 +361,7 @@ type CountQuery = { execute(): Promise<{ total: number | string | bigint | null 
  * a time range: a sum over the scan_counts rollup (a few thousand rows at most, whatever the
  * store's size). With one, filtering at most by tool, organization and origin: the whole UTC days
  * inside it summed from the day rollups (visibleDayRows), the whole hours of its partial days from
- * scan_hours, and at most an hour at each end counted. With a status or violations filter too: the
+ * the hour rollups (visibleHourRows), and at most an hour at each end counted. With a status or violations filter too: the
  * whole days from the rollups by status (visibleStatusDayRows), the partial days counted.
  * Otherwise a count over the list indexes, which carry every column the filters and the
  * visibility rule read (~0.3 µs per match).
@@ -385,16 +398,16 @@ function countParts(db: Executor, userId: string, filters: ScanFilters): CountQu
   }
   if (filters.since === undefined && filters.until === undefined) return [sumScanCounts(db, userId, filters)];
   const { days, edges } = splitByDays(filters);
-  const hourPart = (table: 'scan_hours' | 'flagged_scan_hours'): RollupPart => ({
-    table,
-    visible: visibleInRollup(table, userId),
-  });
+  const flaggedHours: RollupPart = {
+    table: 'flagged_scan_hours',
+    visible: visibleInRollup('flagged_scan_hours', userId),
+  };
   return [
     ...(days ? sumParts(db, filters, visibleDayRows(userId), visibleFlaggedDayRows(userId), days) : []),
     ...edges.flatMap((edge) => {
       const { hours, edges: ends } = splitByHours(edge);
       return [
-        ...(hours ? sumParts(db, filters, [hourPart('scan_hours')], [hourPart('flagged_scan_hours')], hours) : []),
+        ...(hours ? sumParts(db, filters, visibleHourRows(userId), [flaggedHours], hours) : []),
         ...ends.map((end) => countScans(db, userId, { ...filters, ...end })),
       ];
     }),
@@ -455,17 +468,12 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
     .select((eb) => eb.fn.sum<number | null>('scan_counts.scans').as('total'));
 }
 
-/** The table a rollup part reads, and which of its rows the caller sees. */
-type RollupPart = Omit<VisibleDayRows, 'table'> & {
-  table: VisibleDayRows['table'] | VisibleFlaggedDayRows['table'] | 'scan_hours' | 'flagged_scan_hours';
-};
-
 /**
  * The filters a rollup can answer (tool, organization, origin; status and violations the flagged
  * rollups) and a span of its days or hours, as conditions on `table`'s rows.
  */
 function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
-  const inHours = table === 'scan_hours' || table === 'flagged_scan_hours';
+  const inHours = table === 'scan_hours' || table === 'organization_hours' || table === 'flagged_scan_hours';
   const at = sql.ref(inHours ? `${table}.hour` : `${table}.day`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
   const hours = inHours ? hoursOf(span) : null;

@@ -1,13 +1,13 @@
 /**
- * A week's total reads a member's own scans of scan_days by the member's keys, never by a walk of
- * every submitter's rows of those days (scans.repository.ts, partRows). SQLite is told the
+ * A week's total reads a member's own scans of scan_days (or scan_hours) by the member's keys,
+ * never by a walk of every submitter's rows of those days (scans.repository.ts, partRows). SQLite is told the
  * index: on a large store its planner takes the walk (docs/benchmarks.md), which a test store
  * this small cannot show, so the test checks that it is told, and that it can use what it is told
  * (SQLite refuses a statement whose INDEXED BY no plan can use). PostgreSQL chooses on its own.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partRows, visibleDayRows } from '../../../src/main/scans/scans.repository';
+import { partRows, visibleDayRows, visibleHourRows } from '../../../src/main/scans/scans.repository';
 import { createOrg, fixtureScanId, insertScans, setRole } from '../../helpers/scan-fixtures';
 import { createTestContext, type TestContext, type TestUser } from '../../helpers/test-app';
 import { onPostgres } from '../../helpers/test-database';
@@ -57,24 +57,33 @@ describe("a member's own day rollup rows", () => {
 
   const lastWeek = { since: START + (DAYS - 7) * DAY };
 
-  function ownWeek() {
-    const part = visibleDayRows(member.id).find((candidate) => candidate.table === 'scan_days')!;
-    return partRows(ctx.db, part, { tool: 'cursor' }, lastWeek).select(sql<number>`sum(scan_days.scans)`.as('total'));
-  }
+  describe.each([
+    { table: 'scan_days', parts: visibleDayRows, key: 'day' },
+    { table: 'scan_hours', parts: visibleHourRows, key: 'hour' },
+  ] as const)('in $table', ({ table, parts, key }) => {
+    function ownWeek() {
+      const part = parts(member.id).find((candidate) => candidate.table === table)!;
+      return partRows(ctx.db, part, { tool: 'cursor' }, lastWeek).select(
+        sql<number>`sum(${sql.ref(`${table}.scans`)})`.as('total'),
+      );
+    }
 
-  it('reads them by an index on their keys', async () => {
-    const compiled = ownWeek().compile();
-    if (!onPostgres) expect(compiled.sql).toContain('"scan_days" indexed by "scan_days_by_submitter" where');
-    const { rows } = await ctx.db.executeQuery<Record<string, string>>({
-      ...compiled,
-      sql: `${onPostgres ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} ${compiled.sql}`,
+    it('reads them by an index on their keys', async () => {
+      const compiled = ownWeek().compile();
+      if (!onPostgres) expect(compiled.sql).toContain(`"${table}" indexed by "${table}_by_submitter" where`);
+      const { rows } = await ctx.db.executeQuery<Record<string, string>>({
+        ...compiled,
+        sql: `${onPostgres ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN'} ${compiled.sql}`,
+      });
+      const plan = rows.map((row) => row[onPostgres ? 'QUERY PLAN' : 'detail']).join('\n');
+      expect(plan).toMatch(
+        new RegExp(onPostgres ? `${table}_(pk|by_submitter|by_organization)` : `${table}_by_submitter`),
+      );
+      expect(plan).not.toMatch(new RegExp(`SCAN ${table}|Seq Scan on ${table}|PRIMARY KEY \\(${key}`));
     });
-    const plan = rows.map((row) => row[onPostgres ? 'QUERY PLAN' : 'detail']).join('\n');
-    expect(plan).toMatch(onPostgres ? /scan_days_(pk|by_submitter|by_organization)/ : /scan_days_by_submitter/);
-    expect(plan).not.toMatch(/SCAN scan_days|Seq Scan on scan_days|PRIMARY KEY \(day/);
-  });
 
-  it('sums every one of them, and nobody else', async () => {
-    expect(Number((await ownWeek().executeTakeFirstOrThrow()).total)).toBe(7 * 4 * ACTIONS.length);
+    it('sums every one of them, and nobody else', async () => {
+      expect(Number((await ownWeek().executeTakeFirstOrThrow()).total)).toBe(7 * 4 * ACTIONS.length);
+    });
   });
 });

@@ -254,6 +254,15 @@ async function expectRollupsMatchRecount(world: World): Promise<void> {
       sum(tokens) AS tokens, sum(violation_count) AS violations
     FROM scans GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
   expect(scanHours.rows).toEqual(hourRecount.rows);
+  const organizationHours = await sql`
+    SELECT hour, tool, organization_key, action, origin_key, scans, tokens, violations FROM organization_hours
+    ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  const organizationHourRecount = await sql`
+    SELECT created_at - created_at % ${HOUR} AS hour, tool, coalesce(organization_id, '') AS organization_key,
+      action, coalesce(origin_remote_id, '') AS origin_key, count(*) AS scans,
+      sum(tokens) AS tokens, sum(violation_count) AS violations
+    FROM scans GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`.execute(db);
+  expect(organizationHours.rows).toEqual(organizationHourRecount.rows);
   const violationDays = await sql`
     SELECT day, organization_key, submitted_by, severity, rule, origin_key, violations FROM violation_days
     ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
@@ -489,6 +498,33 @@ describe('stats over the day rollups', () => {
     await expectRollupsMatchRecount(world);
     // The triggers made again keep it: one more scan under the first key.
     await apply(world, { kind: 'insert', scans: [scan(0, HOUR + 2, 0)] });
+    await expectRollupsMatchRecount(world);
+  });
+
+  it('fills organization_hours from scan_hours when its migration runs', async () => {
+    world = await setUp();
+    const scan = (user: number, org: number, at: number) => ({
+      at,
+      org,
+      user,
+      tool: 0,
+      action: 1,
+      tokens: 1000 + at,
+      violations: [{ severity: 1, rule: 2 }],
+      origin: 0 as const,
+    });
+    // Two submitters under one key, and a scan of another hour, organization and origin.
+    await apply(world, {
+      kind: 'insert',
+      scans: [scan(0, 0, HOUR), scan(1, 0, HOUR + 5), scan(2, 2, 3 * HOUR), { ...scan(1, 1, HOUR), origin: 1 }],
+    });
+    const { down, up } = await import('../../../src/main/db/migrations/2026_12_07_090000_create_organization_hours');
+    await down(world.ctx.db);
+    await up(world.ctx.db);
+    expect(await world.ctx.db.selectFrom('organization_hours').select('scans').execute()).toHaveLength(3);
+    await expectRollupsMatchRecount(world);
+    // The triggers made again keep it: one more scan under the first key.
+    await apply(world, { kind: 'insert', scans: [scan(2, 0, HOUR + 9)] });
     await expectRollupsMatchRecount(world);
   });
 

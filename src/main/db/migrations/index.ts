@@ -32,6 +32,7 @@ import * as measureScanHours from './2026_12_03_090000_measure_scan_hours';
 import * as indexScansBySource from './2026_12_04_090000_index_scans_by_source';
 import * as coverScansTokensIndex from './2026_12_05_090000_cover_scans_tokens_index';
 import * as countFlaggedScans from './2026_12_06_090000_count_flagged_scans';
+import * as createOrganizationHours from './2026_12_07_090000_create_organization_hours';
 
 /**
  * Every migration, oldest first. An explicit list, not a folder scan: the main process is
@@ -71,4 +72,5 @@ export const migrations: Readonly<Record<string, Migration>> = {
   '2026_12_04_090000_index_scans_by_source': indexScansBySource,
   '2026_12_05_090000_cover_scans_tokens_index': coverScansTokensIndex,
   '2026_12_06_090000_count_flagged_scans': countFlaggedScans,
+  '2026_12_07_090000_create_organization_hours': createOrganizationHours,
 };

@@ -2,7 +2,8 @@ import type { Severity } from '../../../shared/api/scans';
 
 // Rollups kept exact by triggers on scans and violations (migrations 2026_11_21_090000,
 // 2026_11_21_100000, keyed by origin since 2026_11_27_130000, scan_hours 2026_11_30_090000 and
-// 2026_12_03_090000, organization_days 2026_12_01_090000, the flagged scans 2026_12_06_090000): sums
+// 2026_12_03_090000, organization_days 2026_12_01_090000, the flagged scans 2026_12_06_090000,
+// organization_hours 2026_12_07_090000): sums
 // over these stand in for scans over every visible row.
 
 /** Scans per (organization, submitter, tool, status, with violations or not): the list's `total`. */
@@ -51,6 +52,13 @@ export type ScanHourTable = Omit<ScanDayTable, 'day'> & {
   /** Epoch ms of the start of the UTC hour. */
   hour: number;
 };
+
+/**
+ * scan_hours summed over the submitters, per UTC hour and (tool, organization, action, origin): what
+ * the hour-bucket token charts and the list's total over partial days sum for the organizations a
+ * caller manages.
+ */
+export type OrganizationHourTable = Omit<ScanHourTable, 'submitted_by'>;
 
 /** Violations per UTC day (of their scan), (organization, submitter), severity and rule. */
 export interface ViolationDayTable {
