@@ -23,6 +23,8 @@ const EXTRAS = [
   { name: 'scans_day_insert', kind: 'trigger', what: 'day rollup (overview, totals over time)' },
   { name: 'scans_hour_insert', kind: 'trigger', what: 'hour rollup (totals over partial days)' },
   { name: 'scans_organization_day_insert', kind: 'trigger', what: 'day rollup without the submitter (managers)' },
+  { name: 'scans_organization_hour_insert', kind: 'trigger', what: 'hour rollup without the submitter (managers)' },
+  { name: 'scans_flagged_insert', kind: 'trigger', what: 'flagged scans rollups (none for these clean scans)' },
 ] as const;
 
 /** µs per submission written the way the bare baseline writes them: one transaction each. */

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type {
   StatBucket,
   TokenStats,
@@ -64,39 +64,39 @@ async function scanBucketRows(
 }
 
 /**
- * Bucket rows from rollup parts that split the caller's view (visibleDayRows, visibleHourRows):
- * each part filtered on its own, so that each reads by its keys, and summed together in one
- * statement. `start` is the bucket a row's day or hour falls in.
+ * Bucket rows from rollup parts that split the caller's view (visibleDayRows, visibleHourRows),
+ * each part filtered and grouped on its own, so that each reads by its keys, in one statement; a
+ * bucket and group may come in a row from each part (tokenStats adds them up). In its own grain a
+ * part groups in its key's order (day or hour, then tool), with no sort: SQLite took 20 ms to sort
+ * the union of 7 days of hours (10,600 rows) that its parts grouped in 5. Wider buckets group by
+ * the rounded start, by its alias (PostgreSQL takes an expression with a parameter in GROUP BY as
+ * another one).
  */
 async function rollupPartRows(
   db: Db,
   parts: readonly RollupPart[],
   filters: ScanFilters,
   span: Span,
-  start: (at: RawBuilder<number>) => RawBuilder<number>,
+  width: number,
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
   const selects = parts.map((part) => {
-    const column = (name: string) => sql<number>`${sql.ref(`${part.table}.${name}`)}`;
-    return partRows(db, part, filters, span).select([
-      start(column(part.table.endsWith('_hours') ? 'hour' : 'day')).as('start'),
-      (groupBy === undefined ? sql<string>`''` : sql<string>`${column(groupBy)}`).as('group_name'),
-      sql<number>`cast(${column('tokens')} as double precision)`.as('tokens'),
-      column('scans').as('scans'),
-      column('violations').as('violations'),
-    ]);
+    const inHours = part.table.endsWith('_hours');
+    const column = (name: string) => sql.ref(`${part.table}.${name}`);
+    const at = column(inHours ? 'hour' : 'day');
+    const group = groupBy === undefined ? undefined : column(groupBy);
+    const ownGrain = width === (inHours ? HOUR_MS : DAY_MS);
+    return partRows(db, part, filters, span)
+      .select([
+        (ownGrain ? sql<number>`${at}` : sql<number>`${at} - ${at} % ${bigint(width)}`).as('start'),
+        (group === undefined ? sql<string>`''` : sql<string>`${group}`).as('group_name'),
+        doubleSum(`${part.table}.tokens`).as('tokens'),
+        sql<number>`sum(${column('scans')})`.as('scans'),
+        sql<number>`sum(${column('violations')})`.as('violations'),
+      ])
+      .groupBy(ownGrain ? [at, ...(group === undefined ? [] : [group])] : ['start', 'group_name']);
   });
-  const rows = await db
-    .selectFrom(selects.reduce((union, part) => union.unionAll(part)).as('r'))
-    .select((eb) => [
-      'r.start',
-      'r.group_name',
-      eb.fn.sum<number>('r.tokens').as('tokens'),
-      eb.fn.sum<number>('r.scans').as('scans'),
-      eb.fn.sum<number>('r.violations').as('violations'),
-    ])
-    .groupBy(['r.start', 'r.group_name'])
-    .execute();
+  const rows = await selects.reduce((union, part) => union.unionAll(part)).execute();
   return rows.map((row) => ({ ...row, group_name: String(row.group_name) }));
 }
 
@@ -107,7 +107,7 @@ const dayRollupRows = (
   filters: ScanFilters,
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
-): Promise<BucketRow[]> => rollupPartRows(db, visibleDayRows(userId), filters, days, (day) => day, groupBy);
+): Promise<BucketRow[]> => rollupPartRows(db, visibleDayRows(userId), filters, days, DAY_MS, groupBy);
 
 /**
  * Bucket rows for whole hours, from the hour rollups: each hour counted in the bucket of `width`
@@ -120,15 +120,7 @@ const hourRollupRows = (
   hours: Span,
   width: number,
   groupBy: TokenStatsQuery['group_by'],
-): Promise<BucketRow[]> =>
-  rollupPartRows(
-    db,
-    visibleHourRows(userId),
-    filters,
-    hours,
-    (hour) => (width === HOUR_MS ? hour : sql<number>`${hour} - ${hour} % ${bigint(width)}`),
-    groupBy,
-  );
+): Promise<BucketRow[]> => rollupPartRows(db, visibleHourRows(userId), filters, hours, width, groupBy);
 
 /**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,
