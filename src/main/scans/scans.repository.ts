@@ -120,6 +120,9 @@ export interface RollupPart {
   index?: 'scan_days_by_submitter' | 'scan_hours_by_submitter';
 }
 
+/** The column that keys a rollup part's rows in time: its UTC hour or day. */
+export const timeColumn = (table: RollupPart['table']): 'hour' | 'day' => (table.endsWith('_hours') ? 'hour' : 'day');
+
 /**
  * `db.selectFrom(table)` read through `index`, on SQLite only. Unaliased: SQLite takes INDEXED BY
  * only right after a table's name or alias, and silently ignores it on a parenthesized one;
@@ -361,10 +364,10 @@ type CountQuery = { execute(): Promise<{ total: number | string | bigint | null 
  * a time range: a sum over the scan_counts rollup (a few thousand rows at most, whatever the
  * store's size). With one, filtering at most by tool, organization and origin: the whole UTC days
  * inside it summed from the day rollups (visibleDayRows), the whole hours of its partial days from
- * the hour rollups (visibleHourRows), and at most an hour at each end counted. With a status or violations filter too: the
- * whole days from the rollups by status (visibleStatusDayRows), the partial days counted.
- * Otherwise a count over the list indexes, which carry every column the filters and the
- * visibility rule read (~0.3 µs per match).
+ * the hour rollups (visibleHourRows), and at most an hour at each end counted; a status or
+ * violations filter reads the flagged scans' rollups beside them (sumParts). Otherwise a count over
+ * the list indexes, which carry every column the filters and the visibility rule read (~0.3 µs per
+ * match).
  */
 export async function countVisibleScans(db: Executor, userId: string, filters: ScanFilters): Promise<number> {
   const parts = countParts(db, userId, filters);
@@ -473,10 +476,9 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
  * rollups) and a span of its days or hours, as conditions on `table`'s rows.
  */
 function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
-  const inHours = table === 'scan_hours' || table === 'organization_hours' || table === 'flagged_scan_hours';
-  const at = sql.ref(inHours ? `${table}.hour` : `${table}.day`);
+  const at = sql.ref(`${table}.${timeColumn(table)}`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
-  const hours = inHours ? hoursOf(span) : null;
+  const hours = timeColumn(table) === 'hour' ? hoursOf(span) : null;
   const flags = flagCondition(table, filters);
   const time = hours?.length
     ? [sql<SqlBool>`${at} in (${sql.join(hours)})`]

@@ -15,6 +15,7 @@ import {
   rollupOrigin,
   partRows,
   type RollupPart,
+  timeColumn,
   visibleDayRows,
   visibleHourRows,
   visibleInRollup,
@@ -81,11 +82,10 @@ async function rollupPartRows(
   groupBy: TokenStatsQuery['group_by'],
 ): Promise<BucketRow[]> {
   const selects = parts.map((part) => {
-    const inHours = part.table.endsWith('_hours');
     const column = (name: string) => sql.ref(`${part.table}.${name}`);
-    const at = column(inHours ? 'hour' : 'day');
+    const at = column(timeColumn(part.table));
     const group = groupBy === undefined ? undefined : column(groupBy);
-    const ownGrain = width === (inHours ? HOUR_MS : DAY_MS);
+    const ownGrain = width === (timeColumn(part.table) === 'hour' ? HOUR_MS : DAY_MS);
     return partRows(db, part, filters, span)
       .select([
         (ownGrain ? sql<number>`${at}` : sql<number>`${at} - ${at} % ${bigint(width)}`).as('start'),
@@ -162,7 +162,8 @@ export async function tokenStats(db: Db, userId: string, query: TokenStatsQuery)
     bucket.tokens = saturated(bucket.tokens + Number(row.tokens));
     bucket.scans += Number(row.scans);
     bucket.violations += Number(row.violations);
-    // A bucket's group may come in several rows: a partial day's whole hours and its minutes.
+    // A bucket's group may come in several rows: a row from each rollup part, a partial day's
+    // whole hours and its minutes.
     if (bucket.groups) {
       const group = (bucket.groups[row.group_name] ??= { tokens: 0, scans: 0 });
       group.tokens = saturated(group.tokens + Number(row.tokens));

@@ -420,7 +420,7 @@ describe('scan totals (the scan_counts rollup)', () => {
 
   it("fills the flagged scans' rollups from the scans already stored when their migration runs", async () => {
     world = await setUp();
-    // Flagged: failed with a violation; running; completed with violations. Clean: completed, none.
+    // Flagged: completed with a violation, failed, completed with two; clean: completed with none.
     await apply(world, {
       kind: 'insert',
       scans: [

@@ -447,32 +447,46 @@ describe('stats over the day rollups', () => {
     for (const user of world.users) await expectStats(world, user, query);
   });
 
-  it('fills organization_days from the rollups already stored when its migration runs', async () => {
-    world = await setUp();
-    const scan = (user: number, org: number, at: number) => ({
-      at,
-      org,
-      user,
-      tool: 0,
-      action: 1,
-      tokens: 1000 + at,
-      violations: [{ severity: 1, rule: 2 }],
-      origin: 0 as const,
-    });
-    // Two submitters under one key, and a scan of another day, organization and origin.
-    await apply(world, {
-      kind: 'insert',
-      scans: [scan(0, 0, HOUR), scan(1, 0, 2 * HOUR), scan(2, 2, DAY + HOUR), { ...scan(1, 1, HOUR), origin: 1 }],
-    });
-    const { down, up } = await import('../../../src/main/db/migrations/2026_12_01_090000_create_organization_days');
-    await down(world.ctx.db);
-    await up(world.ctx.db);
-    expect(await world.ctx.db.selectFrom('organization_days').select('scans').orderBy('day').execute()).toHaveLength(3);
-    await expectRollupsMatchRecount(world);
-    // The triggers made again keep it: one more scan under the first key.
-    await apply(world, { kind: 'insert', scans: [scan(2, 0, 3 * HOUR)] });
-    await expectRollupsMatchRecount(world);
-  });
+  // Two submitters under one key, and a scan of another day or hour, organization and origin.
+  it.each([
+    {
+      table: 'organization_days',
+      migration: () => import('../../../src/main/db/migrations/2026_12_01_090000_create_organization_days'),
+      at: [HOUR, 2 * HOUR, DAY + HOUR],
+    },
+    {
+      table: 'organization_hours',
+      migration: () => import('../../../src/main/db/migrations/2026_12_07_090000_create_organization_hours'),
+      at: [HOUR, HOUR + 5, 3 * HOUR],
+    },
+  ] as const)(
+    'fills $table from the rollups already stored when its migration runs',
+    async ({ table, migration, at }) => {
+      world = await setUp();
+      const scan = (user: number, org: number, when: number) => ({
+        at: when,
+        org,
+        user,
+        tool: 0,
+        action: 1,
+        tokens: 1000 + when,
+        violations: [{ severity: 1, rule: 2 }],
+        origin: 0 as const,
+      });
+      await apply(world, {
+        kind: 'insert',
+        scans: [scan(0, 0, at[0]), scan(1, 0, at[1]), scan(2, 2, at[2]), { ...scan(1, 1, at[0]), origin: 1 }],
+      });
+      const { down, up } = await migration();
+      await down(world.ctx.db);
+      await up(world.ctx.db);
+      expect(await world.ctx.db.selectFrom(table).select('scans').execute()).toHaveLength(3);
+      await expectRollupsMatchRecount(world);
+      // The triggers made again keep it: one more scan under the first key.
+      await apply(world, { kind: 'insert', scans: [scan(2, 0, at[0] + 9)] });
+      await expectRollupsMatchRecount(world);
+    },
+  );
 
   it('fills scan_hours with its measures from the scans when its migration runs', async () => {
     world = await setUp();
@@ -498,33 +512,6 @@ describe('stats over the day rollups', () => {
     await expectRollupsMatchRecount(world);
     // The triggers made again keep it: one more scan under the first key.
     await apply(world, { kind: 'insert', scans: [scan(0, HOUR + 2, 0)] });
-    await expectRollupsMatchRecount(world);
-  });
-
-  it('fills organization_hours from scan_hours when its migration runs', async () => {
-    world = await setUp();
-    const scan = (user: number, org: number, at: number) => ({
-      at,
-      org,
-      user,
-      tool: 0,
-      action: 1,
-      tokens: 1000 + at,
-      violations: [{ severity: 1, rule: 2 }],
-      origin: 0 as const,
-    });
-    // Two submitters under one key, and a scan of another hour, organization and origin.
-    await apply(world, {
-      kind: 'insert',
-      scans: [scan(0, 0, HOUR), scan(1, 0, HOUR + 5), scan(2, 2, 3 * HOUR), { ...scan(1, 1, HOUR), origin: 1 }],
-    });
-    const { down, up } = await import('../../../src/main/db/migrations/2026_12_07_090000_create_organization_hours');
-    await down(world.ctx.db);
-    await up(world.ctx.db);
-    expect(await world.ctx.db.selectFrom('organization_hours').select('scans').execute()).toHaveLength(3);
-    await expectRollupsMatchRecount(world);
-    // The triggers made again keep it: one more scan under the first key.
-    await apply(world, { kind: 'insert', scans: [scan(2, 0, HOUR + 9)] });
     await expectRollupsMatchRecount(world);
   });
 
