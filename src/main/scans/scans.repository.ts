@@ -476,9 +476,10 @@ function sumScanCounts(db: Executor, userId: string, filters: ScanFilters): Coun
  * rollups) and a span of its days or hours, as conditions on `table`'s rows.
  */
 function rollupConditions(table: RollupPart['table'], filters: ScanFilters, span: Span): RawBuilder<SqlBool>[] {
-  const at = sql.ref(`${table}.${timeColumn(table)}`);
+  const grain = timeColumn(table);
+  const at = sql.ref(`${table}.${grain}`);
   const column = (name: string) => sql.ref(`${table}.${name}`);
-  const hours = timeColumn(table) === 'hour' ? hoursOf(span) : null;
+  const hours = grain === 'hour' ? hoursOf(span) : null;
   const flags = flagCondition(table, filters);
   const time = hours?.length
     ? [sql<SqlBool>`${at} in (${sql.join(hours)})`]

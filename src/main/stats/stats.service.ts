@@ -83,9 +83,10 @@ async function rollupPartRows(
 ): Promise<BucketRow[]> {
   const selects = parts.map((part) => {
     const column = (name: string) => sql.ref(`${part.table}.${name}`);
-    const at = column(timeColumn(part.table));
+    const grain = timeColumn(part.table);
+    const at = column(grain);
     const group = groupBy === undefined ? undefined : column(groupBy);
-    const ownGrain = width === (timeColumn(part.table) === 'hour' ? HOUR_MS : DAY_MS);
+    const ownGrain = width === (grain === 'hour' ? HOUR_MS : DAY_MS);
     return partRows(db, part, filters, span)
       .select([
         (ownGrain ? sql<number>`${at}` : sql<number>`${at} - ${at} % ${bigint(width)}`).as('start'),
