@@ -10,6 +10,7 @@ import {
 import type { ScanSource, ScanStatus } from '../../shared/api/scans';
 import {
   type Database,
+  type Dialect,
   dialectOf,
   type Executor,
   inList,
@@ -163,38 +164,43 @@ const inManagedOrganizations = (
  * The user's own rows of a submitter-keyed rollup outside the organizations they manage. Those
  * organizations come from the user's scan_counts rows (scan_counts_by_submitter), so that the
  * seeks by (submitter, organization) skip the user's rows in the organizations they manage: SQLite
- * would read each of those rows before dropping it.
+ * would read each of those rows before dropping it. PostgreSQL plans `in (subquery)` as a join
+ * over all of the user's rows in the range, every organization's, fetched from the heap before the
+ * join drops most of them (a 7-day hour chart at 10M: 6,644 rows read for 1,487); `= any(array(…))`
+ * is a condition of the (submitter, organization, time) index itself.
  */
-const ownElsewhere = (table: 'scan_days' | 'scan_hours' | 'flagged_scan_days', userId: string) =>
-  sql<SqlBool>`${sql.ref(`${table}.submitted_by`)} = ${userId} and ${sql.ref(`${table}.organization_key`)} in (
-    select scan_counts.organization_key from scan_counts
-    where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)})`;
+function ownElsewhere(table: 'scan_days' | 'scan_hours' | 'flagged_scan_days', userId: string, dialect: Dialect) {
+  const organizations = sql`select scan_counts.organization_key from scan_counts
+    where scan_counts.submitted_by = ${userId} and scan_counts.organization_key not in ${managedOrganizations(userId)}`;
+  const among = dialect === 'postgres' ? sql`= any(array(${organizations}))` : sql`in (${organizations})`;
+  return sql<SqlBool>`${sql.ref(`${table}.submitted_by`)} = ${userId} and ${sql.ref(`${table}.organization_key`)} ${among}`;
+}
 
 /**
  * visibleTo over the day rollups in two parts that never share a scan: every submitter's scans
  * in the organizations the user manages, from organization_days (a row per organization, not per
  * submitter), and the user's own scans elsewhere, from scan_days through scan_days_by_submitter.
  */
-export function visibleDayRows(userId: string): RollupPart[] {
+export function visibleDayRows(userId: string, dialect: Dialect): RollupPart[] {
   return [
     { table: 'organization_days', visible: inManagedOrganizations('organization_days', userId) },
-    { table: 'scan_days', visible: ownElsewhere('scan_days', userId), index: 'scan_days_by_submitter' },
+    { table: 'scan_days', visible: ownElsewhere('scan_days', userId, dialect), index: 'scan_days_by_submitter' },
   ];
 }
 
 /** visibleDayRows over the hour rollups: organization_hours, and scan_hours through scan_hours_by_submitter. */
-export function visibleHourRows(userId: string): RollupPart[] {
+export function visibleHourRows(userId: string, dialect: Dialect): RollupPart[] {
   return [
     { table: 'organization_hours', visible: inManagedOrganizations('organization_hours', userId) },
-    { table: 'scan_hours', visible: ownElsewhere('scan_hours', userId), index: 'scan_hours_by_submitter' },
+    { table: 'scan_hours', visible: ownElsewhere('scan_hours', userId, dialect), index: 'scan_hours_by_submitter' },
   ];
 }
 
 /** visibleDayRows over the flagged scans' rollups: flagged_scan_days is keyed from the submitter itself. */
-export function visibleFlaggedDayRows(userId: string): RollupPart[] {
+export function visibleFlaggedDayRows(userId: string, dialect: Dialect): RollupPart[] {
   return [
     { table: 'flagged_organization_days', visible: inManagedOrganizations('flagged_organization_days', userId) },
-    { table: 'flagged_scan_days', visible: ownElsewhere('flagged_scan_days', userId) },
+    { table: 'flagged_scan_days', visible: ownElsewhere('flagged_scan_days', userId, dialect) },
   ];
 }
 
@@ -401,16 +407,19 @@ function countParts(db: Executor, userId: string, filters: ScanFilters): CountQu
   }
   if (filters.since === undefined && filters.until === undefined) return [sumScanCounts(db, userId, filters)];
   const { days, edges } = splitByDays(filters);
+  const dialect = dialectOf(db);
   const flaggedHours: RollupPart = {
     table: 'flagged_scan_hours',
     visible: visibleInRollup('flagged_scan_hours', userId),
   };
   return [
-    ...(days ? sumParts(db, filters, visibleDayRows(userId), visibleFlaggedDayRows(userId), days) : []),
+    ...(days
+      ? sumParts(db, filters, visibleDayRows(userId, dialect), visibleFlaggedDayRows(userId, dialect), days)
+      : []),
     ...edges.flatMap((edge) => {
       const { hours, edges: ends } = splitByHours(edge);
       return [
-        ...(hours ? sumParts(db, filters, visibleHourRows(userId), [flaggedHours], hours) : []),
+        ...(hours ? sumParts(db, filters, visibleHourRows(userId, dialect), [flaggedHours], hours) : []),
         ...ends.map((end) => countScans(db, userId, { ...filters, ...end })),
       ];
     }),

@@ -9,7 +9,7 @@ import type {
 } from '../../shared/api/stats';
 import { keyedRecord } from '../../shared/keyed-record';
 import { formatTimestamp } from '../../shared/time';
-import { bigint, type Db, doubleSum } from '../db/index';
+import { bigint, type Db, dialectOf, doubleSum } from '../db/index';
 import {
   matching,
   rollupOrigin,
@@ -108,7 +108,7 @@ const dayRollupRows = (
   filters: ScanFilters,
   days: Span,
   groupBy: TokenStatsQuery['group_by'],
-): Promise<BucketRow[]> => rollupPartRows(db, visibleDayRows(userId), filters, days, DAY_MS, groupBy);
+): Promise<BucketRow[]> => rollupPartRows(db, visibleDayRows(userId, dialectOf(db)), filters, days, DAY_MS, groupBy);
 
 /**
  * Bucket rows for whole hours, from the hour rollups: each hour counted in the bucket of `width`
@@ -121,7 +121,7 @@ const hourRollupRows = (
   hours: Span,
   width: number,
   groupBy: TokenStatsQuery['group_by'],
-): Promise<BucketRow[]> => rollupPartRows(db, visibleHourRows(userId), filters, hours, width, groupBy);
+): Promise<BucketRow[]> => rollupPartRows(db, visibleHourRows(userId, dialectOf(db)), filters, hours, width, groupBy);
 
 /**
  * Token sums, scan and violation counts per UTC hour or day over the caller's visible scans,

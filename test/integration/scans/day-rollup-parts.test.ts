@@ -62,7 +62,7 @@ describe("a member's own day rollup rows", () => {
     { table: 'scan_hours', parts: visibleHourRows, key: 'hour' },
   ] as const)('in $table', ({ table, parts, key }) => {
     function ownWeek() {
-      const part = parts(member.id).find((candidate) => candidate.table === table)!;
+      const part = parts(member.id, onPostgres ? 'postgres' : 'sqlite').find((candidate) => candidate.table === table)!;
       return partRows(ctx.db, part, { tool: 'cursor' }, lastWeek).select(
         sql<number>`sum(${sql.ref(`${table}.scans`)})`.as('total'),
       );
