@@ -30,7 +30,7 @@ export {
 export { migrateToLatest, MigrationError } from './migrate';
 export type { CopySummary } from './store-copy';
 export { storeOf, Store, type StorePart } from './store';
-export type { BatchedWork } from './write-batcher';
+export { deferredWritesOf, type BatchedWork, type DeferredWrites } from './write-batcher';
 
 // The speed tools (README.md lists what each one earned).
 export { ReusableQuery } from './reusable-query';

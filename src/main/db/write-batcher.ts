@@ -1,5 +1,5 @@
 import type { ControlledTransaction, Transaction } from 'kysely';
-import type { Database, Db } from './database';
+import type { Database, Db, Executor } from './database';
 import { classifyDbError, isRetryable } from './db-errors';
 import { dialectOf } from './dialect';
 import { withJournalsInMemory } from './sqlite/journal-switches';
@@ -10,6 +10,36 @@ import { MAX_ATTEMPTS } from './transaction';
  * transaction rolled back before the next: it must do nothing outside `trx` that cannot be repeated.
  */
 export type BatchedWork<T> = (trx: Transaction<Database>) => Promise<T>;
+
+/**
+ * Writes that the works of a group commit leave to its end, to be written together in one go after
+ * the last work and before the commit (a multi-row statement instead of one per work). Only
+ * writes that no other work of the batch reads may wait: works are the submits of new scans.
+ */
+export interface DeferredWrites {
+  /** Writes everything deferred; runs once, inside the transaction. */
+  flush(): Promise<void>;
+}
+
+/** The deferred writes of each transaction that runs a batch's works together, by kind. */
+const deferredWrites = new WeakMap<Executor, Map<object, DeferredWrites>>();
+
+/**
+ * The deferred writes of kind `kind` of the group commit running on `trx`, made by `create` the
+ * first time; undefined where writes cannot wait (outside a group commit, or in the savepoint of
+ * a batch run apart), and then the caller writes at once.
+ */
+export function deferredWritesOf<T extends DeferredWrites>(
+  trx: Executor,
+  kind: object,
+  create: () => T,
+): T | undefined {
+  const writes = deferredWrites.get(trx);
+  if (!writes) return undefined;
+  let found = writes.get(kind) as T | undefined;
+  if (!found) writes.set(kind, (found = create()));
+  return found;
+}
 
 interface Pending {
   work: BatchedWork<unknown>;
@@ -119,6 +149,8 @@ export class WriteBatcher {
         for (const pending of batch) this.failed(pending, error);
       });
     if (!trx) return true;
+    const deferred = new Map<object, DeferredWrites>();
+    if (mode === 'together') deferredWrites.set(trx, deferred);
     try {
       for (const pending of batch) {
         const outcome = await (mode === 'apart' ? inSavepoint(trx, pending.work) : outcomeOf(pending.work, trx));
@@ -129,6 +161,15 @@ export class WriteBatcher {
           return true;
         }
         outcomes.push(outcome);
+      }
+      // What the works deferred, together: if it fails, which work's rows made it fail cannot be
+      // told either, and the batch runs again apart, where nothing is deferred.
+      const flushed = await outcomeOf(() => flushAll(deferred), trx);
+      if (!flushed.ok) {
+        await rollBack(trx);
+        if (batch.length > 1) return false;
+        this.failed(batch[0]!, flushed.value);
+        return true;
       }
       await trx.commit().execute();
     } catch (error) {
@@ -158,6 +199,10 @@ async function outcomeOf(work: BatchedWork<unknown>, trx: Transaction<Database>)
   } catch (error) {
     return { ok: false, value: error };
   }
+}
+
+async function flushAll(deferred: ReadonlyMap<object, DeferredWrites>): Promise<void> {
+  for (const writes of deferred.values()) await writes.flush();
 }
 
 /** Runs `work` in a savepoint of `trx`, rolled back to if it throws. */

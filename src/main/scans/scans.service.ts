@@ -10,7 +10,15 @@ import {
 import { evaluatePolicy } from '../../shared/policy/evaluate-policy';
 import { worstSeverityRank } from '../../shared/policy/severity';
 import { parseDateOrDateTime, parseDateTime, parseUntil } from '../../shared/time';
-import { type Db, storeOf } from '../db/index';
+import {
+  type Db,
+  type Executor,
+  type NewViolation,
+  type ScanRow,
+  type SubmitKeyRow,
+  storeOf,
+  type ViolationRow,
+} from '../db/index';
 import { newId } from '../ids';
 import { findRole } from '../organizations/organizations.repository';
 import { findPolicy } from '../policies/policies.repository';
@@ -25,7 +33,12 @@ import { insertTimeline } from '../evidence/timeline/timeline-writes.repository'
 import { ScanFeed } from '../live/scan-feed';
 import * as repo from './scans.repository';
 import { findSubmitKey, insertSubmitKey } from './submit-keys.repository';
-import { insertSubmittedScan } from './submitted-scan.repository';
+import {
+  type ChangeSeqOf,
+  insertSubmittedScan,
+  storeSubmittedScan,
+  type SubmittedScanRow,
+} from './submitted-scan.repository';
 import { submittedAt } from './submit-time';
 import { toolsWithPrefix } from './tools.service';
 import { violationRows } from './violations.repository';
@@ -150,6 +163,11 @@ export interface SubmitKey {
   digest: string;
 }
 
+/** What a submit's work in its group commit did: found its key's scan, or stored the scan. */
+type SubmitOutcome =
+  | { replayOf: SubmitKeyRow }
+  | { stored: { scanRow: Omit<ScanRow, 'change_seq'>; violations: ViolationRow[]; changeSeq: ChangeSeqOf } };
+
 /** What a submit answers: the scan, and whether its key had stored it already (200, not 201). */
 export interface Submitted {
   scan: Scan;
@@ -172,10 +190,10 @@ export async function submitScan(
   const createdAt = submittedAt(body.created_at, Date.now());
   const timeline = entriesToStore(body, createdAt);
   const scanId = newId('scan');
-  const outcome = await storeOf(db).batcher.run(async (trx) => {
+  const outcome = await storeOf(db).batcher.run<SubmitOutcome>(async (trx) => {
     if (idempotency) {
       const stored = await findSubmitKey(trx, userId, idempotency.key);
-      if (stored) return { replayOf: stored, scan: undefined, row: undefined };
+      if (stored) return { replayOf: stored };
     }
     const organizationId = body.organization_id ?? null;
     if (organizationId !== null && !(await findRole(trx, organizationId, userId))) {
@@ -207,30 +225,10 @@ export async function submitScan(
       origin_remote_id: null,
       origin_id: null,
     };
-    // With a key, the key before the timeline: a key that a concurrent request holds fails there,
-    // before the costly part. On PostgreSQL other writers of scans wait from the scan's change seq
-    // to the commit.
-    const changeSeq = await insertSubmittedScan(trx, scanRow, idempotency ? null : timeline);
-    const row = { ...scanRow, change_seq: changeSeq };
-    if (idempotency) {
-      await insertSubmitKey(trx, {
-        user_id: userId,
-        key: idempotency.key,
-        scan_id: scanId,
-        body_sha256: idempotency.digest,
-        created_at: Date.now(),
-      });
-      await insertTimeline(trx, scanId, timeline);
-    }
-    if (timeline.length > GRID_MIN_ENTRIES) {
-      const grid = new GridRecorder();
-      for (const entry of timeline) grid.push(entry.timestamp, entry.tokens);
-      await grid.store(db, trx, scanId);
-    }
-    await repo.insertViolations(trx, violations);
-    return { replayOf: undefined, scan: toScan(row, violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX)), row };
+    const changeSeq = await storeScan(db, trx, scanRow, timeline, violations, idempotency);
+    return { stored: { scanRow, violations, changeSeq } };
   });
-  if (outcome.replayOf) {
+  if ('replayOf' in outcome) {
     if (outcome.replayOf.body_sha256 !== idempotency!.digest) {
       throw conflict('this Idempotency-Key was already used with another body; send a new key for a new scan', [
         { field: 'idempotency-key', message: 'was used with another body' },
@@ -238,6 +236,45 @@ export async function submitScan(
     }
     return { replayed: true, scan: await readScan(db, userId, outcome.replayOf.scan_id) };
   }
-  ScanFeed.of(db).publish([toScanNotice(outcome.row)]);
-  return { replayed: false, scan: outcome.scan };
+  const { scanRow, violations, changeSeq } = outcome.stored;
+  const row = { ...scanRow, change_seq: changeSeq() };
+  ScanFeed.of(db).publish([toScanNotice(row)]);
+  return { replayed: false, scan: toScan(row, violations.slice(0, SCAN_VIOLATIONS_INLINE_MAX)) };
+}
+
+/**
+ * A submit's writes, in its transaction `trx`: with a key, the key before the timeline (a key that
+ * a concurrent request holds fails there, before the costly part); a timeline long enough for a
+ * grid of summary cells at once with its grid; a short one without a key maybe at the batch's end
+ * (storeSubmittedScan). On PostgreSQL other writers of scans wait from the scan's change seq to
+ * the commit.
+ */
+async function storeScan(
+  db: Db,
+  trx: Executor,
+  scanRow: SubmittedScanRow,
+  timeline: readonly StoredTimelineEntry[],
+  violations: readonly NewViolation[],
+  idempotency: SubmitKey | undefined,
+): Promise<ChangeSeqOf> {
+  if (!idempotency && timeline.length <= GRID_MIN_ENTRIES)
+    return storeSubmittedScan(trx, scanRow, timeline, violations);
+  const changeSeq = await insertSubmittedScan(trx, scanRow, idempotency ? null : timeline);
+  if (idempotency) {
+    await insertSubmitKey(trx, {
+      user_id: scanRow.submitted_by,
+      key: idempotency.key,
+      scan_id: scanRow.id,
+      body_sha256: idempotency.digest,
+      created_at: Date.now(),
+    });
+    await insertTimeline(trx, scanRow.id, timeline);
+  }
+  if (timeline.length > GRID_MIN_ENTRIES) {
+    const grid = new GridRecorder();
+    for (const entry of timeline) grid.push(entry.timestamp, entry.tokens);
+    await grid.store(db, trx, scanRow.id);
+  }
+  await repo.insertViolations(trx, violations);
+  return () => changeSeq;
 }

@@ -1,5 +1,15 @@
 import { CompiledQuery } from 'kysely';
-import { dialectOf, type Executor, type NewScan, nextChangeSeq, SCAN_SAMPLE_COLUMNS } from '../db/index';
+import {
+  type DeferredWrites,
+  deferredWritesOf,
+  dialectOf,
+  type Executor,
+  type NewScan,
+  type NewViolation,
+  nextChangeSeq,
+  SCAN_SAMPLE_COLUMNS,
+  VIOLATION_SAMPLE,
+} from '../db/index';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
 import { insertTimeline } from '../evidence/timeline/timeline-writes.repository';
 import * as repo from './scans.repository';
@@ -8,7 +18,9 @@ import * as repo from './scans.repository';
 // connection, and the batch's works run one after another on it: on PostgreSQL, where a round trip
 // crosses to another process, the number of statements per submit bounds how many submits a
 // second one server stores. There the change seq, the scan row, its timeline and the timeline's
-// entries are one statement; SQLite, in process, keeps its small prepared ones.
+// entries are one statement; SQLite, in process, keeps its small prepared ones. In a group commit
+// whose works run together, PostgreSQL's submits wait for the batch's end and go in one statement
+// for all (SubmittedScans).
 
 /** The scan's columns but its change seq, in SCAN_SAMPLE_COLUMNS' order. */
 const COLUMNS = SCAN_SAMPLE_COLUMNS.filter((column) => column !== 'change_seq');
@@ -44,7 +56,7 @@ const PG_SCAN_WITH_TIMELINE = `${SCAN_ROW},
  */
 export async function insertSubmittedScan(
   trx: Executor,
-  scan: Omit<NewScan, 'change_seq'>,
+  scan: SubmittedScanRow,
   timeline: readonly StoredTimelineEntry[] | null,
 ): Promise<number> {
   if (dialectOf(trx) !== 'postgres') {
@@ -66,4 +78,111 @@ export async function insertSubmittedScan(
   }
   const { rows } = await trx.executeQuery<{ change_seq: number | string }>(CompiledQuery.raw(text, values));
   return Number(rows[0]!.change_seq);
+}
+
+/** A stored scan's change seq, known once the writes of its transaction are in: read it after the batch committed. */
+export type ChangeSeqOf = () => number;
+
+/** A submitted scan's row but its change seq, which its store takes. */
+export type SubmittedScanRow = Omit<NewScan, 'change_seq'>;
+
+/**
+ * Stores a submitted scan, its timeline (entries seq numbered from 0 in order) and its violations:
+ * at once, or, on PostgreSQL in a group commit whose works run together, at the batch's end with
+ * the batch's other submits (SubmittedScans).
+ */
+export async function storeSubmittedScan(
+  trx: Executor,
+  scan: SubmittedScanRow,
+  timeline: readonly StoredTimelineEntry[],
+  violations: readonly NewViolation[],
+): Promise<ChangeSeqOf> {
+  const batch =
+    dialectOf(trx) === 'postgres' ? deferredWritesOf(trx, SubmittedScans, () => new SubmittedScans(trx)) : undefined;
+  if (batch) return batch.add(scan, timeline, violations);
+  const changeSeq = await insertSubmittedScan(trx, scan, timeline);
+  await repo.insertViolations(trx, violations);
+  return () => changeSeq;
+}
+
+const VIOLATION_COLUMNS = Object.keys(VIOLATION_SAMPLE);
+
+/**
+ * A batch's submits in one statement: one change seq for all of them (rows of one transaction may
+ * share one), the scans and violations as JSON arrays read as rows of their tables, the entries as
+ * arrays. Each statement trigger then runs once for the batch and updates each rollup row once,
+ * and the rows they lock (the counter first, as in PG_SCAN_WITH_TIMELINE) are held from the end
+ * of the batch to its commit, not from its first submit: what lets another server process's
+ * batches in between.
+ */
+const PG_BATCH = `with seq as (update change_sequence set last_seq = last_seq + 1 returning last_seq),
+  scan as (insert into scans (${COLUMNS.map((column) => `"${column}"`).join(', ')}, change_seq)
+    select ${COLUMNS.map((column) => `s."${column}"`).join(', ')}, (select last_seq from seq)
+    from json_populate_recordset(null::scans, $1::json) as s
+    returning id),
+  timeline as (insert into timelines (scan_id) select id from scan returning id, scan_id),
+  entries as (
+    insert into timeline_entries (timeline_id, seq, "timestamp", action, tokens)
+    select timeline.id, entry.seq, entry.at, entry.action, entry.tokens
+    from unnest($2::text[], $3::int[], $4::bigint[], $5::text[], $6::bigint[]) as entry(scan_id, seq, at, action, tokens)
+      join timeline on timeline.scan_id = entry.scan_id
+  ),
+  violation as (
+    insert into violations (${VIOLATION_COLUMNS.map((column) => `"${column}"`).join(', ')})
+    select ${VIOLATION_COLUMNS.map((column) => `v."${column}"`).join(', ')}
+    from json_populate_recordset(null::violations, $7::json) as v
+  )
+  select last_seq from seq`;
+
+/** The submits of one PostgreSQL group commit, written together at its end (PG_BATCH). */
+class SubmittedScans implements DeferredWrites {
+  private readonly scans: SubmittedScanRow[] = [];
+  private readonly violations: NewViolation[] = [];
+  private readonly entries = {
+    scanIds: [] as string[],
+    seqs: [] as number[],
+    timestamps: [] as number[],
+    actions: [] as string[],
+    tokens: [] as number[],
+  };
+  private changeSeq: number | undefined;
+
+  constructor(private readonly trx: Executor) {}
+
+  add(
+    scan: SubmittedScanRow,
+    timeline: readonly StoredTimelineEntry[],
+    violations: readonly NewViolation[],
+  ): ChangeSeqOf {
+    this.scans.push(scan);
+    this.violations.push(...violations);
+    const { entries } = this;
+    timeline.forEach((entry, seq) => {
+      entries.scanIds.push(scan.id);
+      entries.seqs.push(seq);
+      entries.timestamps.push(entry.timestamp);
+      entries.actions.push(entry.action);
+      entries.tokens.push(entry.tokens);
+    });
+    return () => {
+      if (this.changeSeq === undefined) throw new Error('a deferred scan was read before its batch was written');
+      return this.changeSeq;
+    };
+  }
+
+  async flush(): Promise<void> {
+    const { entries } = this;
+    const { rows } = await this.trx.executeQuery<{ last_seq: number | string }>(
+      CompiledQuery.raw(PG_BATCH, [
+        JSON.stringify(this.scans),
+        entries.scanIds,
+        entries.seqs,
+        entries.timestamps,
+        entries.actions,
+        entries.tokens,
+        JSON.stringify(this.violations),
+      ]),
+    );
+    this.changeSeq = Number(rows[0]!.last_seq);
+  }
 }

@@ -230,6 +230,42 @@ describe('scans routes: submit and read', () => {
     expect(rows.map((row) => Number(row.change_seq)).every((seq) => seq > 0)).toBe(true);
   });
 
+  it('stores the violations of submits arriving together, and refuses only the one that fails', async () => {
+    const entry = (action: string, tokens: number) => ({ timestamp: '2026-11-03T09:00:00.000Z', action, tokens });
+    const bodies = Array.from({ length: 8 }, (_, i) => ({
+      tool: i % 2 ? 'forbidden-tool' : `allowed-${i}`,
+      action: 'x',
+      tokens: 600 * (i + 1),
+      organization_id: orgId,
+      token_breakdown: { input: i },
+      timeline: [entry('shell', 100), entry('edit', 600 * (i + 1) - 100)],
+    }));
+    const requests = [
+      ...bodies.map((payload) => ({ payload, headers: {} })),
+      { payload: { ...bodies[0]!, organization_id: outsiderOrgId }, headers: {} },
+      { payload: bodies[1]!, headers: { 'idempotency-key': 'together-with-others' } },
+    ];
+    const responses = await Promise.all(
+      requests.map(({ payload, headers }) => ctx.request({ method: 'POST', url: '/v1/scans', payload, headers })),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual([...bodies.map(() => 201), 404, 201]);
+    for (const [i, response] of responses.entries()) {
+      if (response.statusCode !== 201) continue;
+      const body = requests[i]!.payload;
+      const scan = response.json() as Scan;
+      const read = (await ctx.request({ method: 'GET', url: `/v1/scans/${scan.id}` })).json() as Scan;
+      expect(read.violations).toEqual(scan.violations);
+      expect(scan.violations.map((v) => [v.rule, v.timeline_index])).toEqual([
+        ...(body.tool === 'forbidden-tool' ? [['tool.blocked', null]] : []),
+        ...(body.tokens > 1000 ? [['tokens.scan_limit', null]] : []),
+        ['action.blocked', 0],
+        ...(body.tokens - 100 > 500 ? [['tokens.request_limit', 1]] : []),
+      ]);
+      const evidence = await evidenceOf(scan.id);
+      expect([evidence.timeline?.length, evidence.token_breakdown]).toEqual([2, body.token_breakdown]);
+    }
+  });
+
   it('stores token_breakdown as given and returns it with the evidence', async () => {
     const breakdown = { input: 10, output: 20, cached: 0, 'cache-write': 7 };
     const scan = await submitScan(ctx, { tool: 't', action: 'a', tokens: 37, token_breakdown: breakdown });

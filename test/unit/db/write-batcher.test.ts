@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteDatabase, sqliteUnder } from '../../../src/main/db/sqlite/sqlite-connection';
 import type { Db } from '../../../src/main/db/database';
 import { migrateToLatest } from '../../../src/main/db/migrate';
-import { WriteBatcher, type BatchedWork } from '../../../src/main/db/write-batcher';
+import type { Executor } from '../../../src/main/db/database';
+import {
+  deferredWritesOf,
+  WriteBatcher,
+  type BatchedWork,
+  type DeferredWrites,
+} from '../../../src/main/db/write-batcher';
 
 describe('WriteBatcher (group commit)', () => {
   let dir: string;
@@ -174,5 +180,74 @@ describe('WriteBatcher (group commit)', () => {
     expect(await batcher.run(addUser('b'))).toBe('b');
     expect(transactions).toBe(2);
     expect(committed()).toEqual(['a', 'b']);
+  });
+
+  describe('deferred writes', () => {
+    /** Users whose rows wait for the batch's end, then go in one multi-row INSERT. */
+    class DeferredUsers implements DeferredWrites {
+      readonly ids: string[] = [];
+      flushes = 0;
+      constructor(private readonly trx: Executor) {}
+      async flush(): Promise<void> {
+        this.flushes++;
+        seenAtFlush.push(committed());
+        await this.trx
+          .insertInto('users')
+          .values(this.ids.map((id) => ({ id, name: id, is_workspace_owner: 0, created_at: '2026-11-21' })))
+          .execute();
+      }
+    }
+    let seenAtFlush: string[][];
+    let made: DeferredUsers[];
+    beforeEach(() => {
+      seenAtFlush = [];
+      made = [];
+    });
+
+    /** Adds the user at the batch's end where writes may wait, else at once. */
+    const addLater =
+      (id: string): BatchedWork<string> =>
+      async (trx) => {
+        const later = deferredWritesOf(trx, DeferredUsers, () => {
+          const writes = new DeferredUsers(trx);
+          made.push(writes);
+          return writes;
+        });
+        if (later) later.ids.push(id);
+        else await addUser(id)(trx);
+        return id;
+      };
+
+    it("writes what a batch's works deferred once, after the last work and before the commit", async () => {
+      const ids = ['a', 'b', 'c', 'd'];
+      expect(await Promise.all(ids.map((id) => batcher.run(addLater(id))))).toEqual(ids);
+      expect(made.map((writes) => [writes.ids, writes.flushes])).toEqual([[ids, 1]]);
+      expect(seenAtFlush).toEqual([[]]);
+      expect([transactions, committed()]).toEqual([1, ids]);
+    });
+
+    it('runs the batch again apart when the deferred writes fail, where each work writes at once', async () => {
+      await batcher.run(addUser('b'));
+      transactions = 0;
+      const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((id) => batcher.run(addLater(id))));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+      // Deferred once, together; apart, nothing was.
+      expect(made.map((writes) => writes.ids)).toEqual([['a', 'b', 'c']]);
+      expect([transactions, committed()]).toEqual([2, ['a', 'b', 'c']]);
+    });
+
+    it('rejects a lone work whose deferred writes fail, and stores none of it', async () => {
+      await batcher.run(addUser('a'));
+      await expect(batcher.run(addLater('a'))).rejects.toThrow(/UNIQUE/);
+      expect(committed()).toEqual(['a']);
+    });
+
+    it('defers nothing outside a group commit', async () => {
+      expect(deferredWritesOf(db, DeferredUsers, () => new DeferredUsers(db))).toBeUndefined();
+      await db.transaction().execute(async (trx) => {
+        expect(deferredWritesOf(trx, DeferredUsers, () => new DeferredUsers(trx))).toBeUndefined();
+      });
+    });
   });
 });
