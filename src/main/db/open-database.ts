@@ -44,9 +44,19 @@ export async function checkReachable(db: Db, location: DatabaseLocation): Promis
  * Gathers planner statistics for whatever lacks them. Run it after migrations and bulk loads: a
  * rebuilt index has none, and without them a million-scan list page is answered by merging two
  * indexes and sorting every visible scan (1.2 s instead of under a millisecond on SQLite).
+ * PostgreSQL's empty tables are left unanalyzed: a table never analyzed is planned as if it held
+ * ten pages, one analyzed empty as empty, and a plan cached then stays until its next ANALYZE.
+ * After a new store's migrations every foreign-key check of a scan's timeline seq-scanned `scans`
+ * that way, up to a minute into its first load (autovacuum's first ANALYZE): one server's
+ * submits fell from 2,000 to 650 req/s within seconds.
  */
 export async function refreshPlannerStatistics(db: Db): Promise<void> {
-  // SQLite's recommended form analyzes only the tables that never were, or grew a lot since.
-  const statement = dialectOf(db) === 'sqlite' ? 'PRAGMA optimize = 0x10002' : 'ANALYZE';
-  await db.executeQuery(CompiledQuery.raw(statement));
+  if (dialectOf(db) === 'sqlite') {
+    // SQLite's recommended form analyzes only the tables that never were, or grew a lot since.
+    await db.executeQuery(CompiledQuery.raw('PRAGMA optimize = 0x10002'));
+    return;
+  }
+  const { rows } = await sql<{ name: string }>`select quote_ident(relname) as name from pg_class
+    where relnamespace = current_schema()::regnamespace and relkind = 'r' and pg_relation_size(oid) > 0`.execute(db);
+  if (rows.length > 0) await db.executeQuery(CompiledQuery.raw(`ANALYZE ${rows.map((row) => row.name).join(', ')}`));
 }
