@@ -21,7 +21,7 @@ export interface DeferredWrites {
   flush(): Promise<void>;
 }
 
-/** The deferred writes of each transaction that runs a batch's works together, by kind. */
+/** The deferred writes of each transaction that runs a batch's works together, by kind: gone with the transaction. */
 const deferredWrites = new WeakMap<Executor, Map<object, DeferredWrites>>();
 
 /**
