@@ -111,9 +111,8 @@ const VIOLATION_COLUMNS = Object.keys(VIOLATION_SAMPLE);
  * A batch's submits in one statement: one change seq for all of them (rows of one transaction may
  * share one), the scans and violations as JSON arrays read as rows of their tables, the entries as
  * arrays. Each statement trigger then runs once for the batch and updates each rollup row once,
- * and the rows they lock (the counter first, as in PG_SCAN_WITH_TIMELINE) are held from the end
- * of the batch to its commit, not from its first submit: what lets another server process's
- * batches in between.
+ * and the rows they lock (the counter first, as in PG_SCAN_WITH_TIMELINE) are held from this
+ * statement to the commit, not from the batch's first submit.
  */
 const PG_BATCH = `with seq as (update change_sequence set last_seq = last_seq + 1 returning last_seq),
   scan as (insert into scans (${COLUMNS.map((column) => `"${column}"`).join(', ')}, change_seq)
@@ -155,7 +154,7 @@ class SubmittedScans implements DeferredWrites {
     violations: readonly NewViolation[],
   ): ChangeSeqOf {
     this.scans.push(scan);
-    this.violations.push(...violations);
+    for (const violation of violations) this.violations.push(violation);
     const { entries } = this;
     timeline.forEach((entry, seq) => {
       entries.scanIds.push(scan.id);
