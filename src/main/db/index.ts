@@ -31,6 +31,7 @@ export { migrateToLatest, MigrationError } from './migrate';
 export type { CopySummary } from './store-copy';
 export { storeOf, Store, type StorePart } from './store';
 export { deferredWritesOf, type BatchedWork, type DeferredWrites } from './write-batcher';
+export { powerOfTwoChunks } from './row-chunks';
 
 // The speed tools (README.md lists what each one earned).
 export { ReusableQuery } from './reusable-query';

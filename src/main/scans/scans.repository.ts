@@ -15,6 +15,7 @@ import {
   type Executor,
   inList,
   type NewScan,
+  powerOfTwoChunks,
   type NewViolation,
   ReusableQuery,
   SCAN_SAMPLE,
@@ -582,6 +583,21 @@ export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
     db,
     SCAN_COLUMNS.map((column) => scan[column]),
   );
+}
+
+const INSERT_SCANS = new ReusableQuery((db, rows: number) =>
+  db.insertInto('scans').values(Array.from({ length: rows }, () => SCAN_SAMPLE)),
+);
+
+/** insertScan for several scans: a multi-row INSERT per chunk (powerOfTwoChunks, up to 64 rows). */
+export async function insertScans(db: Executor, scans: readonly NewScan[]): Promise<void> {
+  for (const chunk of powerOfTwoChunks(scans, 64)) {
+    await INSERT_SCANS.execute(
+      db,
+      chunk.flatMap((scan) => SCAN_COLUMNS.map((column) => scan[column])),
+      chunk.length,
+    );
+  }
 }
 
 const IMPORTED_SCAN_SAMPLE = { ...SCAN_SAMPLE, package_id: null, package_origin: null } as const;

@@ -11,7 +11,7 @@ import {
   VIOLATION_SAMPLE,
 } from '../db/index';
 import type { StoredTimelineEntry } from '../evidence/timeline/timeline-entry';
-import { insertTimeline } from '../evidence/timeline/timeline-writes.repository';
+import { insertTimeline, insertTimelines } from '../evidence/timeline/timeline-writes.repository';
 import * as repo from './scans.repository';
 
 // A submit's writes. Every statement of a group commit is a round trip on the batch's one
@@ -19,8 +19,7 @@ import * as repo from './scans.repository';
 // crosses to another process, the number of statements per submit bounds how many submits a
 // second one server stores. There the change seq, the scan row, its timeline and the timeline's
 // entries are one statement; SQLite, in process, keeps its small prepared ones. In a group commit
-// whose works run together, PostgreSQL's submits wait for the batch's end and go in one statement
-// for all (SubmittedScans).
+// whose works run together, submits wait for the batch's end and go in together (SubmittedScans).
 
 /** The scan's columns but its change seq, in SCAN_SAMPLE_COLUMNS' order. */
 const COLUMNS = SCAN_SAMPLE_COLUMNS.filter((column) => column !== 'change_seq');
@@ -87,9 +86,9 @@ export type ChangeSeqOf = () => number;
 export type SubmittedScanRow = Omit<NewScan, 'change_seq'>;
 
 /**
- * Stores a submitted scan, its timeline (entries seq numbered from 0 in order) and its violations:
- * at once, or, on PostgreSQL in a group commit whose works run together, at the batch's end with
- * the batch's other submits (SubmittedScans).
+ * Stores a submitted scan, its timeline (entries seq numbered from 0 in order, not empty) and its
+ * violations: at once, or, in a group commit whose works run together, at the batch's end with the
+ * batch's other submits (SubmittedScans).
  */
 export async function storeSubmittedScan(
   trx: Executor,
@@ -97,8 +96,7 @@ export async function storeSubmittedScan(
   timeline: readonly StoredTimelineEntry[],
   violations: readonly NewViolation[],
 ): Promise<ChangeSeqOf> {
-  const batch =
-    dialectOf(trx) === 'postgres' ? deferredWritesOf(trx, SubmittedScans, () => new SubmittedScans(trx)) : undefined;
+  const batch = deferredWritesOf(trx, SubmittedScans, () => new SubmittedScans(trx));
   if (batch) return batch.add(scan, timeline, violations);
   const changeSeq = await insertSubmittedScan(trx, scan, timeline);
   await repo.insertViolations(trx, violations);
@@ -133,17 +131,16 @@ const PG_BATCH = `with seq as (update change_sequence set last_seq = last_seq + 
   )
   select last_seq from seq`;
 
-/** The submits of one PostgreSQL group commit, written together at its end (PG_BATCH). */
+/**
+ * The submits of one group commit, written together at its end with one change seq: on
+ * PostgreSQL in one statement (PG_BATCH), on SQLite in a multi-row INSERT per table and chunk. A
+ * statement per submit and table had cost SQLite's server more than the rows: 3,114 → 3,702
+ * req/s, paired (docs/benchmarks.md).
+ */
 class SubmittedScans implements DeferredWrites {
   private readonly scans: SubmittedScanRow[] = [];
+  private readonly timelines: (readonly StoredTimelineEntry[])[] = [];
   private readonly violations: NewViolation[] = [];
-  private readonly entries = {
-    scanIds: [] as string[],
-    seqs: [] as number[],
-    timestamps: [] as number[],
-    actions: [] as string[],
-    tokens: [] as number[],
-  };
   private changeSeq: number | undefined;
 
   constructor(private readonly trx: Executor) {}
@@ -154,15 +151,8 @@ class SubmittedScans implements DeferredWrites {
     violations: readonly NewViolation[],
   ): ChangeSeqOf {
     this.scans.push(scan);
+    this.timelines.push(timeline);
     for (const violation of violations) this.violations.push(violation);
-    const { entries } = this;
-    timeline.forEach((entry, seq) => {
-      entries.scanIds.push(scan.id);
-      entries.seqs.push(seq);
-      entries.timestamps.push(entry.timestamp);
-      entries.actions.push(entry.action);
-      entries.tokens.push(entry.tokens);
-    });
     return () => {
       if (this.changeSeq === undefined) throw new Error('a deferred scan was read before its batch was written');
       return this.changeSeq;
@@ -170,18 +160,49 @@ class SubmittedScans implements DeferredWrites {
   }
 
   async flush(): Promise<void> {
-    const { entries } = this;
+    this.changeSeq = dialectOf(this.trx) === 'postgres' ? await this.inOneStatement() : await this.inChunks();
+  }
+
+  private async inOneStatement(): Promise<number> {
+    const scanIds: string[] = [];
+    const seqs: number[] = [];
+    const timestamps: number[] = [];
+    const actions: string[] = [];
+    const tokens: number[] = [];
+    this.scans.forEach((scan, i) => {
+      this.timelines[i]!.forEach((entry, seq) => {
+        scanIds.push(scan.id);
+        seqs.push(seq);
+        timestamps.push(entry.timestamp);
+        actions.push(entry.action);
+        tokens.push(entry.tokens);
+      });
+    });
     const { rows } = await this.trx.executeQuery<{ last_seq: number | string }>(
       CompiledQuery.raw(PG_BATCH, [
         JSON.stringify(this.scans),
-        entries.scanIds,
-        entries.seqs,
-        entries.timestamps,
-        entries.actions,
-        entries.tokens,
+        scanIds,
+        seqs,
+        timestamps,
+        actions,
+        tokens,
         JSON.stringify(this.violations),
       ]),
     );
-    this.changeSeq = Number(rows[0]!.last_seq);
+    return Number(rows[0]!.last_seq);
+  }
+
+  private async inChunks(): Promise<number> {
+    const changeSeq = await nextChangeSeq(this.trx);
+    await repo.insertScans(
+      this.trx,
+      this.scans.map((scan) => ({ ...scan, change_seq: changeSeq })),
+    );
+    await insertTimelines(
+      this.trx,
+      this.scans.map((scan, i) => ({ scanId: scan.id, entries: this.timelines[i]! })),
+    );
+    await repo.insertViolations(this.trx, this.violations);
+    return changeSeq;
   }
 }

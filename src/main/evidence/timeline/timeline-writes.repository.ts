@@ -6,13 +6,14 @@ import {
   type Db,
   type Executor,
   dialectOf,
+  powerOfTwoChunks,
   ReusableQuery,
 } from '../../db/index';
 import type { StoredTimelineEntry } from './timeline-entry';
 
 // Every write of `timelines` and `timeline_entries` but an import's staging
-// (import/staged-timelines.repository.ts): a submit's timeline in one go, and the compile-once
-// inserters of bulk loads (import, demo).
+// (import/staged-timelines.repository.ts): a submit's timeline in one go, those of a group
+// commit's submits together, and the compile-once inserters of bulk loads (import, demo).
 
 /** Gives the scan a timeline and answers its id. */
 export async function createTimeline(db: Executor, scanId: string): Promise<number> {
@@ -24,6 +25,7 @@ const CREATE_TIMELINE = new ReusableQuery((db) => db.insertInto('timelines').val
 const INSERT_ENTRIES = new ReusableQuery((db, rows: number) =>
   db.insertInto('timeline_entries').values(Array.from({ length: rows }, () => ENTRY_SAMPLE)),
 );
+const ENTRY_COLUMNS = Object.keys(ENTRY_SAMPLE).length;
 
 /**
  * Rows per multi-row INSERT of a submit. Each row count is a statement of its own, compiled once
@@ -39,17 +41,62 @@ export async function insertTimeline(
   entries: readonly StoredTimelineEntry[],
 ): Promise<void> {
   if (entries.length === 0) return;
-  const timelineId = await createTimeline(db, scanId);
-  for (let start = 0; start < entries.length; start += INSERT_ROWS) {
-    const end = Math.min(start + INSERT_ROWS, entries.length);
-    // In ENTRY_SAMPLE's column order.
-    const values: (string | number)[] = [];
-    for (let seq = start; seq < end; seq++) {
+  await insertEntries(db, [{ timelineId: await createTimeline(db, scanId), entries }]);
+}
+
+/** A scan's timeline to store with others (insertTimelines): one entry at least. */
+export interface ScanTimeline {
+  scanId: string;
+  entries: readonly StoredTimelineEntry[];
+}
+
+const CREATE_TIMELINES = new ReusableQuery((db, rows: number) =>
+  db
+    .insertInto('timelines')
+    .values(Array.from({ length: rows }, () => ({ scan_id: '' })))
+    .returning(['id', 'scan_id']),
+);
+
+/**
+ * insertTimeline for several scans at once (a group commit's submits on SQLite): their timelines
+ * a multi-row INSERT per chunk (powerOfTwoChunks), then every entry in chunks of INSERT_ROWS
+ * across them.
+ */
+export async function insertTimelines(db: Executor, timelines: readonly ScanTimeline[]): Promise<void> {
+  const idOf = new Map<string, number>();
+  for (const chunk of powerOfTwoChunks(timelines, INSERT_ROWS)) {
+    const { rows } = await CREATE_TIMELINES.execute(
+      db,
+      chunk.map((timeline) => timeline.scanId),
+      chunk.length,
+    );
+    // RETURNING rows come in no promised order: matched by scan.
+    for (const row of rows) idOf.set(row.scan_id!, Number(row.id));
+  }
+  await insertEntries(
+    db,
+    timelines.map(({ scanId, entries }) => ({ timelineId: idOf.get(scanId)!, entries })),
+  );
+}
+
+/** The entries of each timeline, seq numbered from 0, in multi-row INSERTs of INSERT_ROWS across them. */
+async function insertEntries(
+  db: Executor,
+  timelines: readonly { timelineId: number; entries: readonly StoredTimelineEntry[] }[],
+): Promise<void> {
+  // In ENTRY_SAMPLE's column order.
+  let values: (string | number)[] = [];
+  for (const { timelineId, entries } of timelines) {
+    for (let seq = 0; seq < entries.length; seq++) {
       const { timestamp, action, tokens } = entries[seq]!;
       values.push(timelineId, seq, timestamp, action, tokens);
+      if (values.length === INSERT_ROWS * ENTRY_COLUMNS) {
+        await INSERT_ENTRIES.execute(db, values, INSERT_ROWS);
+        values = [];
+      }
     }
-    await INSERT_ENTRIES.execute(db, values, end - start);
   }
+  if (values.length > 0) await INSERT_ENTRIES.execute(db, values, values.length / ENTRY_COLUMNS);
 }
 
 /**
