@@ -576,20 +576,11 @@ export async function findViolationsOf(db: Executor, scanIds: readonly string[])
 }
 
 const SCAN_COLUMNS = Object.keys(SCAN_SAMPLE) as (keyof NewScan)[];
-const INSERT_SCAN = new ReusableQuery((db) => db.insertInto('scans').values(SCAN_SAMPLE));
-
-export async function insertScan(db: Executor, scan: NewScan): Promise<void> {
-  await INSERT_SCAN.execute(
-    db,
-    SCAN_COLUMNS.map((column) => scan[column]),
-  );
-}
-
 const INSERT_SCANS = new ReusableQuery((db, rows: number) =>
   db.insertInto('scans').values(Array.from({ length: rows }, () => SCAN_SAMPLE)),
 );
 
-/** insertScan for several scans: a multi-row INSERT per chunk (powerOfTwoChunks, up to 64 rows). */
+/** Submitted scans: a multi-row INSERT per chunk (powerOfTwoChunks, up to 64 rows). */
 export async function insertScans(db: Executor, scans: readonly NewScan[]): Promise<void> {
   for (const chunk of powerOfTwoChunks(scans, 64)) {
     await INSERT_SCANS.execute(

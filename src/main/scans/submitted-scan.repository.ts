@@ -60,7 +60,7 @@ export async function insertSubmittedScan(
 ): Promise<number> {
   if (dialectOf(trx) !== 'postgres') {
     const changeSeq = await nextChangeSeq(trx);
-    await repo.insertScan(trx, { ...scan, change_seq: changeSeq });
+    await repo.insertScans(trx, [{ ...scan, change_seq: changeSeq }]);
     if (timeline) await insertTimeline(trx, scan.id, timeline);
     return changeSeq;
   }
