@@ -17,11 +17,17 @@ import type { StoredTimelineEntry } from './timeline-entry';
 
 /** Gives the scan a timeline and answers its id. */
 export async function createTimeline(db: Executor, scanId: string): Promise<number> {
-  const { rows } = await CREATE_TIMELINE.execute(db, [scanId]);
+  const { rows } = await CREATE_TIMELINES.execute(db, [scanId], 1);
   return Number(rows[0]!.id);
 }
 
-const CREATE_TIMELINE = new ReusableQuery((db) => db.insertInto('timelines').values({ scan_id: '' }).returning('id'));
+/** Timelines for `rows` scans, answering each one's id with its scan's (one row is createTimeline). */
+const CREATE_TIMELINES = new ReusableQuery((db, rows: number) =>
+  db
+    .insertInto('timelines')
+    .values(Array.from({ length: rows }, () => ({ scan_id: '' })))
+    .returning(['id', 'scan_id']),
+);
 const INSERT_ENTRIES = new ReusableQuery((db, rows: number) =>
   db.insertInto('timeline_entries').values(Array.from({ length: rows }, () => ENTRY_SAMPLE)),
 );
@@ -49,13 +55,6 @@ export interface ScanTimeline {
   scanId: string;
   entries: readonly StoredTimelineEntry[];
 }
-
-const CREATE_TIMELINES = new ReusableQuery((db, rows: number) =>
-  db
-    .insertInto('timelines')
-    .values(Array.from({ length: rows }, () => ({ scan_id: '' })))
-    .returning(['id', 'scan_id']),
-);
 
 /**
  * insertTimeline for several scans at once (a group commit's submits on SQLite): their timelines
